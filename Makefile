@@ -1,0 +1,51 @@
+# ktask: build, boot and test the ktask kernel series in QEMU.
+# Targets are an interface (README, CI and issues refer to them).
+
+SHELL := /bin/bash
+TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
+KERNEL ?= ktask
+export KERNEL KTASK_CACHE VM_SMP VM_MEM VM_NODES VM_APPEND VM_QEMU_ARGS VM_TIMEOUT VM_ACCEL
+
+.PHONY: help deps kernel tree export-patches vm-run test test-kunit test-bats demo \
+	check-series tools clean
+
+help:
+	@echo "make deps             install what the project needs (apt-get)"
+	@echo "make kernel           build the kernel (KERNEL=ktask|baseline)"
+	@echo "make tree             development checkout, one commit per patch"
+	@echo "make export-patches   regenerate kernel/patches from the checkout"
+	@echo "make vm-run CMD='...' boot the kernel and run CMD as root in the guest"
+	@echo "make test             everything: KUnit + bats in the guest"
+	@echo "make demo             boot the guest and show ktask at work"
+	@echo "make check-series     every patch builds on its own, checkpatch, kernel-doc, KTASK=n"
+
+deps:
+	@$(TOP)/scripts/deps.sh
+
+kernel:
+	@$(TOP)/scripts/build-kernel.sh $(KERNEL)
+
+tree:
+	@$(TOP)/scripts/tree.sh
+
+export-patches:
+	@$(TOP)/scripts/export-patches.sh
+
+vm-run:
+	@[ -n "$(CMD)" ] || { echo "usage: make vm-run CMD='...'" >&2; exit 2; }
+	@$(TOP)/scripts/vm-run.sh "$$CMD"
+
+tools:
+	@$(TOP)/scripts/build-tools.sh
+
+test: deps kernel tools
+	@$(TOP)/scripts/run-tests.sh
+
+demo: deps kernel tools
+	@$(TOP)/scripts/demo.sh
+
+check-series: deps
+	@$(TOP)/scripts/check-series.sh
+
+clean:
+	rm -rf $(TOP)/build

@@ -1,0 +1,74 @@
+#!/bin/bash
+# Run the whole suite: boot the default guest for KUnit + bats, and a
+# 4-vCPU guest for KUnit again.  Prints one line per test and closes with
+# "N passed, N failed".  A guest whose kernel log shows a report, or that
+# dies or hangs, counts as a failed test of its own.
+#
+# Environment: BATS_FILTER (regex of bats test names), KTASK_TEST_RUNS
+# (space-separated "name:VM_SMP:mode" triples; mode full or kunit).
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+runs=${KTASK_TEST_RUNS:-"smp2:2:full smp4:4:kunit"}
+out_dir=$KTASK_TOP/build/test
+mkdir -p "$out_dir"
+passed=0 failed=0 skipped=0
+
+# parse NAME < output: count and print the results of one guest run
+parse() {
+	local name=$1 section= line status case
+	while IFS= read -r line; do
+		case $line in
+		"=== KUNIT "*) section=kunit; continue ;;
+		"=== BATS") section=bats; continue ;;
+		"=== END") section=; continue ;;
+		esac
+		case $section in
+		kunit)
+			# Test cases are indented; the suite's own line is not.
+			[[ $line =~ ^[[:space:]]+(ok|not\ ok)\ [0-9]+\ ([A-Za-z0-9_]+)(.*)$ ]] || continue
+			status=${BASH_REMATCH[1]} case=${BASH_REMATCH[2]}
+			;;
+		bats)
+			[[ $line =~ ^(ok|not\ ok)\ [0-9]+\ (.*)$ ]] || continue
+			status=${BASH_REMATCH[1]} case=${BASH_REMATCH[2]}
+			;;
+		*) continue ;;
+		esac
+		if [[ $line == *"# SKIP"* || $line == *"# skip"* ]]; then
+			skipped=$((skipped + 1)); echo "SKIP $name/$section: $case"
+		elif [ "$status" = ok ]; then
+			passed=$((passed + 1)); echo "PASS $name/$section: $case"
+		else
+			failed=$((failed + 1)); echo "FAIL $name/$section: $case"
+		fi
+	done
+}
+
+for run in $runs; do
+	IFS=: read -r name smp mode <<< "$run"
+	arg=; [ "$mode" = kunit ] && arg=--kunit-only
+	info "test run $name: $smp vCPUs, $mode"
+	log=$out_dir/$name.log
+	VM_SMP=$smp VM_QUIET=1 "$KTASK_TOP/scripts/vm-run.sh" \
+		"$KTASK_TOP/tests-bats/run-suite.sh $arg" > "$log" 2> "$log.err"
+	rc=$?
+	counts_before=$((passed + failed))
+	parse "$name" < "$log"
+	# vm-run fails on a dirty kernel log even when every test passed.
+	if grep -q '^vm-run:' "$log.err"; then
+		failed=$((failed + 1))
+		echo "FAIL $name/guest: $(grep -m1 '^vm-run:' "$log.err" | sed 's/^vm-run: //')"
+		sed 's/^/    /' "$log.err" | tail -n 30
+	elif [ "$rc" != 0 ] && [ "$((passed + failed))" = "$counts_before" ]; then
+		failed=$((failed + 1))
+		echo "FAIL $name/guest: exited $rc without results"
+		tail -n 30 "$log" "$log.err"
+	fi
+	grep -q '^=== KUNIT' "$log" && ! grep -qE '^\s+(ok|not ok) [0-9]+ ktask_test' "$log" && {
+		failed=$((failed + 1)); echo "FAIL $name/kunit: no KUnit case results"; }
+done
+
+echo "logs: $out_dir"
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" = 0 ]

@@ -1,0 +1,134 @@
+#!/bin/bash
+# Boot a built kernel in QEMU with the host's root shared read-only over 9p,
+# run a command as root in the guest, print its output and exit with its
+# status.  A guest oops, panic, BUG, WARN, lockdep/KASAN/kmemleak report or
+# a hang past VM_TIMEOUT fails the run.
+#
+# Usage: vm-run.sh CMD...
+# Environment: KERNEL (ktask|baseline|debug), VM_SMP, VM_MEM, VM_NODES,
+#   VM_APPEND, VM_QEMU_ARGS, VM_TIMEOUT (seconds), VM_ACCEL (tcg|kvm),
+#   VM_QUIET=1 (do not echo the boot banner).
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+[ $# -gt 0 ] || die "usage: vm-run.sh CMD..."
+flavour=${KERNEL:-ktask}
+kernel_fragments "$flavour" >/dev/null
+image=$(kernel_image "$flavour")
+[ -f "$image" ] || die "no $flavour kernel at $image (run 'make kernel${KERNEL:+ KERNEL=$KERNEL}')"
+
+smp=${VM_SMP:-2}
+nodes=${VM_NODES:-2}
+mem=${VM_MEM:-4G}
+timeout_s=${VM_TIMEOUT:-900}
+accel=${VM_ACCEL:-tcg}
+
+to_mib() {
+	case $1 in
+	*[Gg]) echo $(( ${1%[Gg]} * 1024 )) ;;
+	*[Mm]) echo "${1%[Mm]}" ;;
+	*[0-9]) echo "$1" ;;
+	*) die "VM_MEM=$1: use a size like 4G or 2048M" ;;
+	esac
+}
+mem_mib=$(to_mib "$mem")
+[ "$nodes" -ge 1 ] && [ "$smp" -ge 1 ] || die "VM_SMP and VM_NODES must be >= 1"
+[ $(( mem_mib % nodes )) = 0 ] || die "VM_MEM=$mem does not split evenly over $nodes nodes"
+
+# CPUs are spread over the nodes in contiguous blocks; a node left without a
+# CPU (VM_SMP < VM_NODES) is a memory-only node.
+numa_args=()
+cpu=0
+for ((n = 0; n < nodes; n++)); do
+	per=$(( smp / nodes + (n < smp % nodes ? 1 : 0) ))
+	numa_args+=(-object "memory-backend-ram,id=m$n,size=$(( mem_mib / nodes ))M")
+	if [ "$per" -gt 0 ]; then
+		numa_args+=(-numa "node,nodeid=$n,cpus=$cpu-$(( cpu + per - 1 )),memdev=m$n")
+	else
+		numa_args+=(-numa "node,nodeid=$n,memdev=m$n")
+	fi
+	cpu=$(( cpu + per ))
+done
+
+# One socket per node: CPUs sharing a socket share its last-level cache, and
+# the scheduler warns when cache siblings sit on different nodes.
+if [ $(( smp % nodes )) = 0 ]; then
+	topology="sockets=$nodes,cores=$(( smp / nodes )),threads=1"
+else
+	topology="sockets=$smp,cores=1,threads=1"
+fi
+
+case $accel in
+tcg) accel_args=(-accel tcg,thread=multi -cpu max) ;;
+kvm) accel_args=(-accel kvm -cpu host) ;;
+*) die "VM_ACCEL=$accel: use tcg or kvm" ;;
+esac
+
+mkdir -p "$KTASK_CACHE/vm"
+run=$(mktemp -d "$KTASK_CACHE/vm/run.XXXXXX")
+ln -sfn "$run" "$KTASK_CACHE/vm/last"
+# Keep the last few runs for post-mortems.
+ls -dt "$KTASK_CACHE"/vm/run.* | tail -n +11 | xargs -r rm -rf
+
+{
+	printf '#!/bin/bash\n'
+	printf 'cd %q || exit 125\n' "$PWD"
+	printf 'export KTASK_TOP=%q KERNEL=%q VM_SMP=%q VM_NODES=%q\n' "$KTASK_TOP" "$flavour" "$smp" "$nodes"
+	if [ $# = 1 ]; then printf '%s\n' "$1"; else printf '%q ' "$@"; echo; fi
+} > "$run/cmd"
+# Paths the guest must still see once it mounts a tmpfs over /tmp.
+printf '%s\n' "$KTASK_TOP" "$run" "$PWD" > "$run/keep"
+: > "$run/console.log" ; : > "$run/out.log" ; : > "$run/status"
+
+append="console=ttyS0,115200 root=/dev/root rootfstype=9p ro"
+append+=" rootflags=trans=virtio,version=9p2000.L,msize=262144,cache=loose"
+append+=" init=$KTASK_TOP/guest/init ktask_run_dir=$run panic=-1 ${VM_APPEND:-}"
+
+# shellcheck disable=SC2206 # VM_QEMU_ARGS is a list of words by design
+extra=(${VM_QEMU_ARGS:-})
+[ -n "${VM_QUIET:-}" ] || info "booting $flavour kernel: $smp vCPUs, $mem over $nodes nodes, $accel${VM_APPEND:+, append '$VM_APPEND'}${VM_QEMU_ARGS:+, qemu '$VM_QEMU_ARGS'}"
+
+start=$(date +%s)
+set +e
+timeout -k 10 "$timeout_s" qemu-system-x86_64 \
+	-machine q35 "${accel_args[@]}" -smp "$smp,$topology" -m "${mem_mib}M" "${numa_args[@]}" \
+	-nodefaults -no-user-config -display none -monitor none -no-reboot \
+	-kernel "$image" -append "$append" \
+	-fsdev local,id=root,path=/,security_model=none,readonly=on,multidevs=remap \
+	-device virtio-9p-pci,fsdev=root,mount_tag=/dev/root \
+	-serial "file:$run/console.log" -serial "file:$run/out.log" -serial "file:$run/status" \
+	"${extra[@]}" </dev/null > "$run/qemu.log" 2>&1 &
+qemu=$!
+tail -n +1 -f --pid=$qemu "$run/out.log" &
+tailer=$!
+wait $qemu
+qrc=$?
+wait $tailer 2>/dev/null
+set -e
+elapsed=$(( $(date +%s) - start ))
+
+fail() {
+	echo "vm-run: $*" >&2
+	echo "vm-run: last lines of the guest console ($run/console.log):" >&2
+	tail -n 60 "$run/console.log" | sed 's/^/  | /' >&2
+	exit 1
+}
+
+[ "$qrc" != 124 ] && [ "$qrc" != 137 ] || fail "guest hung: no exit after ${timeout_s}s (VM_TIMEOUT)"
+[ "$qrc" = 0 ] || { cat "$run/qemu.log" >&2; fail "qemu exited with status $qrc"; }
+
+# Anything the kernel reports as a bug fails the run, whatever CMD returned.
+reports='Kernel panic|Oops|BUG:|WARNING:|cut here|general protection fault|'
+reports+='possible circular locking|inconsistent lock state|possible recursive locking|'
+reports+='suspicious RCU usage|INFO: task .* blocked for more than|soft lockup|hard LOCKUP|'
+reports+='KASAN|UBSAN|KFENCE|kmemleak: .* new suspected|ODEBUG:|Call Trace:'
+if grep -Eq "$reports" "$run/console.log"; then
+	echo "vm-run: the guest kernel reported a problem:" >&2
+	grep -En -m 20 "$reports" "$run/console.log" | sed 's/^/  | /' >&2
+	fail "kernel log not clean"
+fi
+
+status=$(tr -dc '0-9' < "$run/status")
+[ -n "$status" ] || fail "guest stopped before CMD finished (no exit status)"
+[ -n "${VM_QUIET:-}" ] || info "guest done in ${elapsed}s, CMD exited with $status (log: $run)"
+exit "$status"

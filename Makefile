@@ -44,7 +44,7 @@ test: deps kernel tools
 demo: deps kernel tools
 	@$(TOP)/scripts/demo.sh
 
-check-series: deps
+check-series: deps kernel
 	@$(TOP)/scripts/check-series.sh
 
 clean:

@@ -37,8 +37,8 @@ kernel_fragments() {
 	ktask)    echo "base.config ktask.config" ;;
 	baseline) echo "base.config" ;;
 	debug)    echo "base.config ktask.config debug.config" ;;
-	nosmp-ktask-off) echo "base.config ktask-off.config" ;;
-	*) die "unknown KERNEL '$1' (ktask, baseline, debug)" ;;
+	ktask-off) echo "base.config ktask-off.config" ;;
+	*) die "unknown KERNEL '$1' (ktask, baseline, debug, ktask-off)" ;;
 	esac
 }
 
@@ -63,3 +63,58 @@ series_patches() {
 # Deterministic identities so the same inputs give the same commit ids.
 export GIT_AUTHOR_NAME="ktask build" GIT_AUTHOR_EMAIL="ktask@localhost"
 export GIT_COMMITTER_NAME="ktask build" GIT_COMMITTER_EMAIL="ktask@localhost"
+
+# kmake SRC BUILD ARGS...: kbuild with ccache and reproducible identities.
+kmake() {
+	local src=$1 build=$2
+	shift 2
+	make -C "$src" O="$build" CC="ccache gcc" HOSTCC="ccache gcc" \
+		KBUILD_BUILD_USER=ktask KBUILD_BUILD_HOST=ktask \
+		KBUILD_BUILD_TIMESTAMP="2000-01-01" "$@"
+}
+
+# kconfigure FLAVOUR SRC BUILD: tinyconfig + the flavour's fragments.  Only
+# rewrites .config when a fragment changed: a fresh .config makes kbuild
+# re-check every object.
+kconfigure() {
+	local flavour=$1 src=$2 build=$3 fragments config_id missing=0 f line
+	fragments=$(kernel_fragments "$flavour")
+	config_id=$(cd "$KTASK_CONFIGS" && cat $fragments | sha256sum | cut -c1-16)
+	mkdir -p "$build"
+	if [ -f "$build/.config" ] && [ "$(cat "$build/.ktask-config-id" 2>/dev/null)" = "$config_id" ]; then
+		return 0
+	fi
+	info "configuring $flavour kernel: tinyconfig + $fragments"
+	kmake "$src" "$build" -s tinyconfig >/dev/null
+	(cd "$KTASK_CONFIGS" && "$src/scripts/kconfig/merge_config.sh" -m -O "$build" \
+		"$build/.config" $fragments) > "$build/merge-config.log"
+	kmake "$src" "$build" -s olddefconfig >/dev/null
+	# merge_config only warns; a requested option that did not stick is an error.
+	for f in $fragments; do
+		while IFS= read -r line; do
+			case $line in
+			CONFIG_*=n) grep -qx "${line%=n}=y" "$build/.config" &&
+				{ echo "  $f: $line not honoured" >&2; missing=1; } ;;
+			CONFIG_*) grep -qxF "$line" "$build/.config" ||
+				{ echo "  $f: $line not honoured" >&2; missing=1; } ;;
+			esac
+		done < "$KTASK_CONFIGS/$f"
+	done
+	[ $missing = 0 ] || die "config fragments not honoured (dependencies missing?)"
+	echo "$config_id" > "$build/.ktask-config-id"
+}
+
+# kbuild_progress SRC BUILD LOG TARGETS...: build, printing a line every 200
+# steps and any warning or error; the full log goes to LOG.
+kbuild_progress() {
+	local src=$1 build=$2 log=$3 rc
+	shift 3
+	set +e
+	kmake "$src" "$build" -j"${JOBS:-$(( $(nproc) + 1 ))}" "$@" 2>&1 | tee "$log" | awk '
+		/^  [A-Z]+ / { n++; if (n % 200 == 0) { printf "    ... %d steps\n", n; fflush() } next }
+		/warning:|error:|Error / { print; fflush() }'
+	rc=${PIPESTATUS[0]}
+	set -e
+	[ "$rc" = 0 ] || tail -40 "$log" >&2
+	return "$rc"
+}

@@ -65,6 +65,11 @@ for run in $runs; do
 		echo "FAIL $name/guest: exited $rc without results"
 		tail -n 30 "$log" "$log.err"
 	fi
+	if [ "$mode" = full ] && ! sed -n '/^=== BATS/,/^=== END/p' "$log" | grep -qE '^(ok|not ok) [0-9]+ '; then
+		failed=$((failed + 1))
+		echo "FAIL $name/bats: no bats results"
+		sed -n '/^=== BATS/,/^=== END/p' "$log" | tail -n 20
+	fi
 	grep -q '^=== KUNIT' "$log" && ! grep -qE '^\s+(ok|not ok) [0-9]+ ktask_test' "$log" && {
 		failed=$((failed + 1)); echo "FAIL $name/kunit: no KUnit case results"; }
 done

@@ -357,9 +357,6 @@ void ktask_nl_report(struct ktask_nl *nl, const char *what, int err)
 	if (err == ENOENT && !nl) {
 		error_msg(what, "kernel has no ktask (CONFIG_KTASK): generic netlink family '%s' not found",
 			  KTASK_GENL_NAME);
-	} else if (err == ENOENT) {
-		error_msg(what, "generic netlink family '%s' has no '%s' group",
-			  KTASK_GENL_NAME, KTASK_MCGRP_EVENTS);
 	} else if (err == EPERM || err == EACCES) {
 		error_msg(what, "%s (are you root?)", strerror(err));
 	} else if (extack) {

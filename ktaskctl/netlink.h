@@ -45,7 +45,7 @@ int ktask_nl_get_config(struct ktask_nl *nl, struct ktask_config *config);
 /* Sends only the fields marked has_*; the kernel applies all or none. */
 int ktask_nl_set_config(struct ktask_nl *nl, const struct ktask_config *config);
 
-/* -ENOENT: the family has no "events" group. */
+/* -ENOENT: the family has no "events" group (the caller says so). */
 int ktask_nl_subscribe_events(struct ktask_nl *nl);
 
 /* Return false to stop receiving. */

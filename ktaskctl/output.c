@@ -404,6 +404,16 @@ static void print_text_line(FILE *f, const struct out_node *obj)
 	fputc('\n', f);
 }
 
+static void print_text_values(FILE *f, const struct out_node *obj)
+{
+	const struct out_node *child;
+
+	for (child = obj->first_child; child; child = child->next) {
+		if (child->kind == NODE_FIELD && child->text_key)
+			fprintf(f, "%s\n", child->text);
+	}
+}
+
 /* --- JSON --- */
 
 struct json_style {
@@ -491,6 +501,9 @@ void out_print(FILE *f, const struct out_node *doc, enum out_style style)
 		break;
 	case OUT_TEXT_LINE:
 		print_text_line(f, doc);
+		break;
+	case OUT_TEXT_VALUES:
+		print_text_values(f, doc);
 		break;
 	case OUT_JSON:
 	case OUT_JSON_LINE:

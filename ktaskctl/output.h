@@ -21,6 +21,7 @@ enum out_style {
 	OUT_JSON,		/* pretty-printed JSON */
 	OUT_JSON_LINE,		/* JSON on a single line */
 	OUT_TEXT_LINE,		/* key=value pairs on a single line */
+	OUT_TEXT_VALUES,	/* the fields' text values, one per line */
 };
 
 struct out_node;

@@ -74,6 +74,8 @@ ls -dt "$KTASK_CACHE"/vm/run.* | tail -n +11 | xargs -r rm -rf
 	printf '#!/bin/bash\n'
 	printf 'cd %q || exit 125\n' "$PWD"
 	printf 'export KTASK_TOP=%q KERNEL=%q VM_SMP=%q VM_NODES=%q\n' "$KTASK_TOP" "$flavour" "$smp" "$nodes"
+	# ktaskctl and the test programs, built from this checkout by meson.
+	printf 'export PATH=%q:$PATH\n' "$KTASK_TOP/build/meson/ktaskctl"
 	if [ $# = 1 ]; then printf '%s\n' "$1"; else printf '%q ' "$@"; echo; fi
 } > "$run/cmd"
 # Paths the guest must still see once it mounts a tmpfs over /tmp.

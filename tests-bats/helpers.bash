@@ -18,3 +18,37 @@ assert_kernel_log_clean() {
 	run bash -c "dmesg | grep -E '$KERNEL_REPORTS'"
 	assert_failure 1
 }
+
+KTASK_DEBUGFS=$DEBUGFS/ktask
+MAX_THREADS_PARAM=/sys/module/ktask/parameters/max_threads
+
+# write_ktask FILE LINE: one write(2) of LINE to debugfs ktask/FILE, as
+# echo does; status and message land in $status and $output.
+write_ktask() {
+	run bash -c 'echo "$2" > "$1"' _ "$KTASK_DEBUGFS/$1" "$2"
+}
+
+# A value from a "key: value" file.
+ktask_value() {
+	awk -v k="$2:" '$1 == k { print $2 }' "$KTASK_DEBUGFS/$1"
+}
+
+# Everything a bad input must leave alone, in one string.
+ktask_state() {
+	cat "$KTASK_DEBUGFS"/{rlimits,nodes,stats,workers} "$MAX_THREADS_PARAM"
+}
+
+# run_synthetic LINE: run a task and load its result into SYN_<key>.
+run_synthetic() {
+	write_ktask synthetic "$1"
+	[ "$status" -eq 0 ] || return 1
+	local key value
+	while read -r key value; do
+		printf -v "SYN_${key%:}" '%s' "$value"
+	done < "$KTASK_DEBUGFS/synthetic"
+}
+
+# Run a command as an unprivileged user (nobody).
+as_nobody() {
+	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all "$@"
+}

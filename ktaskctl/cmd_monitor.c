@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* ktaskctl monitor: one line per finished ktask task, from netlink events. */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "ktask_uapi.h"
+#include "netlink.h"
+#include "output.h"
+#include "parse.h"
+#include "util.h"
+
+const char monitor_usage[] =
+"Usage: ktaskctl monitor [--count N] [--json] [--verbose]\n"
+"\n"
+"Print one line per finished ktask task (generic netlink family ktask,\n"
+"multicast group events) until interrupted:\n"
+"\n"
+"  func=F size=N threads=N chunks=N elapsed=T error=E undone=N\n"
+"\n"
+"  -c, --count N    exit after N events\n"
+"  -j, --json       one JSON object per line\n"
+"  -v, --verbose    say on stderr when listening has started\n"
+"  -h, --help       show this help\n";
+
+struct monitor {
+	uint64_t count;		/* 0: until interrupted */
+	uint64_t seen;
+	bool json;
+};
+
+/* "1.234 ms" -> "1.234ms": text lines are space-separated key=value. */
+static char *compact_duration(uint64_t ns)
+{
+	char *s = format_duration(ns), *space = strchr(s, ' ');
+
+	if (space)
+		memmove(space, space + 1, strlen(space));
+	return s;
+}
+
+static bool print_event(const struct ktask_event *ev, void *arg)
+{
+	struct monitor *m = arg;
+	struct out_node *doc = out_new();
+
+	if (ev->has_func)
+		out_str(doc, "func", ev->func);
+	if (ev->has_size)
+		out_u64(doc, "size", ev->size);
+	if (ev->has_threads)
+		out_u64(doc, "threads", ev->threads);
+	if (ev->has_chunks)
+		out_u64(doc, "chunks", ev->chunks);
+	if (ev->has_elapsed_ns) {
+		char *text = compact_duration(ev->elapsed_ns);
+		char json[32];
+
+		snprintf(json, sizeof(json), "%" PRIu64, ev->elapsed_ns);
+		out_field(doc, "elapsed", text, "elapsed_ns", json);
+		free(text);
+	}
+	if (ev->has_error)
+		out_s64(doc, "error", ev->error);
+	if (ev->has_undone)
+		out_u64(doc, "undone", ev->undone);
+
+	/* out_print() flushes, so a reader sees each event at once. */
+	out_print(stdout, doc, m->json ? OUT_JSON_LINE : OUT_TEXT_LINE);
+	out_free(doc);
+	m->seen++;
+	return !m->count || m->seen < m->count;
+}
+
+static void events_lost(void *arg)
+{
+	(void)arg;
+	error_msg("monitor", "events lost (receive buffer overrun)");
+}
+
+int cmd_monitor(int argc, char **argv, const struct global_opts *g)
+{
+	static const struct option longopts[] = {
+		{ "count", required_argument, NULL, 'c' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	struct monitor m = { .json = g->json };
+	bool verbose = false;
+	struct ktask_nl *nl;
+	int c, ret;
+
+	while ((c = next_option("monitor", argc, argv, "c:jvh", longopts)) != -1) {
+		switch (c) {
+		case 'c':
+			ret = parse_u64_range(optarg, 1, UINT64_MAX, &m.count);
+			if (ret)
+				return usage_error("monitor", "--count: '%s' is not a number of events (1 or more)",
+						   optarg);
+			break;
+		case 'j':
+			m.json = true;
+			break;
+		case 'v':
+			verbose = true;
+			break;
+		case 'h':
+			print_usage("monitor");
+			return EXIT_OK;
+		default:
+			return EXIT_USAGE;
+		}
+	}
+	if (optind < argc)
+		return usage_error("monitor", "unexpected argument '%s'",
+				   argv[optind]);
+
+	ret = ktask_nl_open(&nl);
+	if (ret) {
+		ktask_nl_report(NULL, "monitor", ret);
+		return EXIT_RUNTIME;
+	}
+	ret = ktask_nl_subscribe_events(nl);
+	if (ret == -ENOENT) {
+		error_msg("monitor", "generic netlink family '%s' has no '%s' group",
+			  KTASK_GENL_NAME, KTASK_MCGRP_EVENTS);
+		goto fail;
+	}
+	if (ret) {
+		ktask_nl_report(nl, "monitor", ret);
+		goto fail;
+	}
+	/* Scripts start a task only once this appears, so none is missed. */
+	if (verbose)
+		error_msg("monitor", "listening");
+
+	ret = ktask_nl_receive_events(nl, print_event, events_lost, &m);
+	if (ret) {
+		ktask_nl_report(nl, "monitor", ret);
+		goto fail;
+	}
+	ktask_nl_close(nl);
+	return EXIT_OK;
+fail:
+	ktask_nl_close(nl);
+	return EXIT_RUNTIME;
+}

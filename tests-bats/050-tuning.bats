@@ -1,0 +1,68 @@
+#!/usr/bin/env bats
+# Runtime tuning: default max threads (sysfs) and helper priority (workers).
+
+load helpers
+
+setup() {
+	saved_max=$(cat "$MAX_THREADS_PARAM")
+}
+
+teardown() {
+	echo "$saved_max" > "$MAX_THREADS_PARAM"
+	echo "helper_nice=19 renice=1" > "$KTASK_DEBUGFS/workers"
+}
+
+@test "max_threads defaults to min(4, CPUs) and accepts 1..nr_cpu_ids" {
+	cpus=$(( $(awk -F- '{ print $NF }' /sys/devices/system/cpu/possible) + 1 ))
+	[ "$saved_max" -eq $(( cpus < 4 ? cpus : 4 )) ]
+	echo 1 > "$MAX_THREADS_PARAM"
+	[ "$(cat "$MAX_THREADS_PARAM")" = 1 ]
+	echo "$cpus" > "$MAX_THREADS_PARAM"
+	[ "$(cat "$MAX_THREADS_PARAM")" = "$cpus" ]
+}
+
+@test "a max_threads change takes effect on the next task" {
+	echo 1 > "$MAX_THREADS_PARAM"
+	run_synthetic "kind=cpu size=10000"
+	[ "$SYN_threads_used" -eq 1 ]
+	echo 2 > "$MAX_THREADS_PARAM"
+	run_synthetic "kind=cpu size=10000"
+	[ "$SYN_threads_used" -eq 2 ]
+}
+
+@test "single-threaded because of max_threads is counted as such" {
+	echo 1 > "$MAX_THREADS_PARAM"
+	before=$(ktask_value stats single_threaded_max_threads)
+	run_synthetic "kind=cpu size=10000"
+	[ "$(ktask_value stats single_threaded_max_threads)" -eq $(( before + 1 )) ]
+}
+
+@test "helper_nice and renice can be set together and read back" {
+	write_ktask workers "helper_nice=0 renice=0"
+	assert_success
+	[ "$(ktask_value workers helper_nice)" = 0 ]
+	[ "$(ktask_value workers renice)" = 0 ]
+}
+
+@test "helpers run at the configured nice level" {
+	write_ktask workers "helper_nice=7 renice=0"
+	assert_success
+	# The kworkers of ktask's pools show up while a sleeping task runs.
+	echo "kind=sleep size=400 max_threads=2" > "$KTASK_DEBUGFS/synthetic" &
+	sleep 0.2
+	run ps -eo ni,comm
+	wait
+	assert_output --regexp ' 7 kworker'
+}
+
+@test "renice=0 stops the loans, renice=1 resumes them" {
+	# A loan happens when the caller runs out of chunks while the helper
+	# is still in one: about every other task, so run twenty.
+	write_ktask workers "renice=0"
+	before=$(ktask_value workers renice_events)
+	for i in {1..20}; do run_synthetic "kind=sleep size=8 max_threads=2"; done
+	[ "$(ktask_value workers renice_events)" -eq "$before" ]
+	write_ktask workers "renice=1"
+	for i in {1..20}; do run_synthetic "kind=sleep size=8 max_threads=2"; done
+	[ "$(ktask_value workers renice_events)" -gt "$before" ]
+}

@@ -1,0 +1,27 @@
+#!/usr/bin/env bats
+# An unprivileged user can change nothing.
+
+load helpers
+
+@test "nobody cannot read or write the debugfs files" {
+	for f in rlimits nodes stats workers synthetic; do
+		run as_nobody cat "$KTASK_DEBUGFS/$f"
+		assert_failure
+		assert_output --regexp 'Permission denied|Operation not permitted'
+	done
+	run as_nobody bash -c 'echo "size=10" > "$1"' _ "$KTASK_DEBUGFS/synthetic"
+	assert_failure
+	assert_output --regexp 'Permission denied|Operation not permitted'
+}
+
+@test "nobody cannot change max_threads, and it stays unchanged" {
+	before=$(cat "$MAX_THREADS_PARAM")
+	run as_nobody bash -c 'echo 1 > "$1"' _ "$MAX_THREADS_PARAM"
+	assert_failure
+	assert_output --partial "Permission denied"
+	[ "$(cat "$MAX_THREADS_PARAM")" = "$before" ]
+}
+
+@test "kernel log is clean at the end of the suite" {
+	assert_kernel_log_clean
+}

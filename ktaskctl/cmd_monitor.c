@@ -129,7 +129,7 @@ int cmd_monitor(int argc, char **argv, const struct global_opts *g)
 	ret = ktask_nl_subscribe_events(nl);
 	if (ret == -ENOENT) {
 		error_msg("monitor", "generic netlink family '%s' has no '%s' group",
-			  KTASK_GENL_NAME, KTASK_MCGRP_EVENTS);
+			  KTASK_FAMILY_NAME, KTASK_MCGRP_EVENTS);
 		goto fail;
 	}
 	if (ret) {

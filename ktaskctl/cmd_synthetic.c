@@ -140,6 +140,26 @@ static int request_option(const char *what, int c, const char *arg,
 	}
 }
 
+/*
+ * Checks the request fits the kernel's line limit, with room for any
+ * thread count if any_threads (bench sets them); returns 0 or EXIT_USAGE.
+ */
+static int check_length(const char *what, const struct synth_request *req,
+			bool any_threads)
+{
+	struct synth_request widest = *req;
+	char line[SYNTH_MAX_LINE + 2];
+
+	if (any_threads) {
+		widest.has_max_threads = true;
+		widest.max_threads = SYNTH_MAX_THREADS;
+	}
+	if (synth_format(&widest, line, sizeof(line)) < 0)
+		return usage_error(what, "the request would be longer than %d bytes (fewer --nodes entries?)",
+				   SYNTH_MAX_LINE);
+	return 0;
+}
+
 /* Writes the request and reads the result; reports errors itself. */
 static int run_once(const char *what, const struct synth_request *req,
 		    struct synth_result *res)
@@ -150,16 +170,15 @@ static int run_once(const char *what, const struct synth_request *req,
 	char *text, *path;
 	int len, ret;
 
+	/* check_length() made sure it fits. */
 	len = synth_format(req, line, sizeof(line));
 	if (len < 0) {
 		error_msg(what, "the request is longer than %d bytes",
 			  SYNTH_MAX_LINE);
-		return -E2BIG;
+		return len;
 	}
 
-	ret = debugfs_write(SYNTH_FILE, line, len, &stage);
-	if (!ret)
-		ret = debugfs_read(SYNTH_FILE, &text, &stage);
+	ret = debugfs_transact(SYNTH_FILE, line, len, &text, &stage);
 	if (ret) {
 		debugfs_report(what, SYNTH_FILE, ret, stage);
 		return ret;
@@ -184,10 +203,14 @@ static double throughput(uint64_t units, uint64_t elapsed_ns)
 /* Kernel's echo of the request, shared by single and repeated runs. */
 static void add_request_echo(struct out_node *doc, const struct synth_result *res)
 {
-	out_str(doc, "kind", res->kind);
-	out_u64(doc, "size", res->size);
-	out_u64(doc, "min_chunk", res->min_chunk);
-	out_u64(doc, "max_threads", res->max_threads);
+	if (res->kind[0])
+		out_str(doc, "kind", res->kind);
+	if (res->has_size)
+		out_u64(doc, "size", res->size);
+	if (res->has_min_chunk)
+		out_u64(doc, "min_chunk", res->min_chunk);
+	if (res->has_max_threads)
+		out_u64(doc, "max_threads", res->max_threads);
 }
 
 static void add_outcome(struct out_node *doc, const struct synth_result *res)
@@ -203,7 +226,8 @@ static void print_single(const struct synth_result *res, bool json)
 
 	add_request_echo(doc, res);
 	out_u64(doc, "threads_used", res->threads_used);
-	out_u64(doc, "chunks", res->chunks);
+	if (res->has_chunks)
+		out_u64(doc, "chunks", res->chunks);
 	out_duration(doc, "elapsed", "elapsed_ns", res->elapsed_ns);
 	out_double(doc, "throughput", "throughput",
 		   throughput(res->units_done, res->elapsed_ns), 0, "units/s");
@@ -249,7 +273,8 @@ static void print_repeated(const struct synth_result *last,
 	snprintf(buf, sizeof(buf), "%" PRIu64, used->median);
 	out_field(doc, NULL, NULL, "threads_used", buf);
 	add_summary(doc, "threads_used", "threads_used", used, false);
-	out_u64(doc, "chunks", last->chunks);
+	if (last->has_chunks)
+		out_u64(doc, "chunks", last->chunks);
 	snprintf(buf, sizeof(buf), "%" PRIu64, elapsed->median);
 	out_field(doc, NULL, NULL, "elapsed_ns", buf);
 	add_summary(doc, "elapsed", "elapsed_ns", elapsed, true);
@@ -316,6 +341,8 @@ int cmd_run_synthetic(int argc, char **argv, const struct global_opts *g)
 		return usage_error(what, "unexpected argument '%s'", argv[optind]);
 	if (synth_validate(&req, &why))
 		return usage_error(what, "%s", why);
+	if (check_length(what, &req, false))
+		return EXIT_USAGE;
 
 	if (!repeated) {
 		if (run_once(what, &req, &res))
@@ -527,6 +554,8 @@ int cmd_bench(int argc, char **argv, const struct global_opts *g)
 	}
 	if (synth_validate(&req, &why))
 		return usage_error(what, "%s", why);
+	if (check_length(what, &req, true))
+		return EXIT_USAGE;
 
 	if (!have_list) {
 		ncpus = sysconf(_SC_NPROCESSORS_ONLN);

@@ -98,6 +98,73 @@ int debugfs_write(const char *name, const char *buf, size_t len,
 	return err;
 }
 
+/* Reads what fd holds from offset 0 with pread(); returns 0 or -errno. */
+static int pread_all(int fd, char **text)
+{
+	size_t len = 0, cap = 4096;
+	char *buf = xmalloc(cap);
+
+	for (;;) {
+		ssize_t n;
+
+		if (cap - len < 2) {
+			cap *= 2;
+			buf = xrealloc(buf, cap);
+		}
+		n = pread(fd, buf + len, cap - len - 1, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int err = -errno;
+
+			free(buf);
+			return err;
+		}
+		if (n == 0)
+			break;
+		len += n;
+	}
+	buf[len] = '\0';
+	*text = buf;
+	return 0;
+}
+
+int debugfs_transact(const char *name, const char *buf, size_t len,
+		     char **text, enum debugfs_stage *stage)
+{
+	char *path = debugfs_path(name);
+	ssize_t n;
+	int fd, err;
+
+	*stage = DEBUGFS_OPEN;
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	free(path);
+	if (fd < 0)
+		return -errno;
+
+	/* One write() per request, as in debugfs_write(). */
+	*stage = DEBUGFS_IO;
+	do {
+		n = write(fd, buf, len);
+	} while (n < 0 && errno == EINTR);
+	if (n < 0 || (size_t)n != len) {
+		err = n < 0 ? -errno : -EIO;
+		close(fd);
+		return err;
+	}
+
+	/*
+	 * The kernel keeps each open file's own result, so reading it back
+	 * through the same descriptor cannot pick up a concurrent writer's.
+	 * A descriptor that cannot seek (a FIFO in tests) is read anew.
+	 */
+	err = pread_all(fd, text);
+	close(fd);
+	if (err == -ESPIPE)
+		err = debugfs_read(name, text, stage);
+	return err;
+}
+
 /* True if dir is missing or holds nothing but "." and "..". */
 static bool dir_missing_or_empty(const char *dir)
 {

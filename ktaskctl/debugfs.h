@@ -43,6 +43,13 @@ enum debugfs_stage {
 /* Reads a whole file into a NUL-terminated *text; returns 0 or -errno. */
 int debugfs_read(const char *name, char **text, enum debugfs_stage *stage);
 
+/*
+ * Writes buf with a single write() and reads the file back through the same
+ * descriptor into *text; returns 0 or -errno.
+ */
+int debugfs_transact(const char *name, const char *buf, size_t len,
+		     char **text, enum debugfs_stage *stage);
+
 /* Writes buf with a single write(); returns 0 or -errno. */
 int debugfs_write(const char *name, const char *buf, size_t len,
 		  enum debugfs_stage *stage);

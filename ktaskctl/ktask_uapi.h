@@ -10,8 +10,8 @@
 #ifndef KTASKCTL_KTASK_UAPI_H
 #define KTASKCTL_KTASK_UAPI_H
 
-#define KTASK_GENL_NAME		"ktask"
-#define KTASK_GENL_VERSION	1
+#define KTASK_FAMILY_NAME	"ktask"
+#define KTASK_FAMILY_VERSION	1
 #define KTASK_MCGRP_EVENTS	"events"
 
 enum {
@@ -36,6 +36,7 @@ enum {
 	KTASK_A_MAX_THREADS = 8,	/* u32: default kc_max_threads */
 	KTASK_A_HELPER_NICE = 9,	/* s32: -20..19 */
 	KTASK_A_RENICE = 10,		/* u8: 0 or 1 */
+	KTASK_A_PAD = 11,		/* aligns the u64 attributes */
 
 	__KTASK_A_MAX,
 	KTASK_A_MAX = __KTASK_A_MAX - 1

@@ -144,7 +144,7 @@ static int cmd_help(int argc, char **argv, const struct global_opts *g)
 				   argv[optind + 1]);
 	cmd = find_command(argv[optind]);
 	if (!cmd)
-		return usage_error("help", "unknown command '%s'", argv[optind]);
+		return usage_error("help", "%s: unknown command", argv[optind]);
 	fputs(cmd->usage, stdout);
 	return EXIT_OK;
 }
@@ -182,7 +182,7 @@ int main(int argc, char **argv)
 	}
 	cmd = find_command(argv[optind]);
 	if (!cmd)
-		return usage_error(NULL, "unknown command '%s'", argv[optind]);
+		return usage_error(argv[optind], "unknown command");
 
 	/* Subcommands parse their own options from argv[0] = their name. */
 	argc -= optind;

@@ -72,7 +72,7 @@ int ktask_nl_open(struct ktask_nl **out)
 	setsockopt(nl_socket_get_fd(nl->sock), SOL_NETLINK, NETLINK_CAP_ACK,
 		   &one, sizeof(one));
 
-	nl->family = genl_ctrl_resolve(nl->sock, KTASK_GENL_NAME);
+	nl->family = genl_ctrl_resolve(nl->sock, KTASK_FAMILY_NAME);
 	if (nl->family < 0) {
 		ret = -nle_to_errno(nl->family);
 		goto fail;
@@ -110,7 +110,7 @@ static void save_extack(struct ktask_nl *nl, const struct nlmsgerr *err)
 		return;
 	if (nla_parse(tb, NLMSGERR_ATTR_MAX,
 		      (struct nlattr *)((char *)nlh + offset),
-		      nlh->nlmsg_len - offset, NULL) < 0)
+		      (int)(nlh->nlmsg_len - offset), NULL) < 0)
 		return;
 	if (tb[NLMSGERR_ATTR_MSG])
 		nla_strlcpy(nl->extack, tb[NLMSGERR_ATTR_MSG],
@@ -215,7 +215,7 @@ static struct nl_msg *new_request(struct ktask_nl *nl, uint8_t cmd)
 	if (!msg)
 		return NULL;
 	if (!genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, nl->family, 0,
-			 NLM_F_REQUEST | NLM_F_ACK, cmd, KTASK_GENL_VERSION)) {
+			 NLM_F_REQUEST | NLM_F_ACK, cmd, KTASK_FAMILY_VERSION)) {
 		nlmsg_free(msg);
 		return NULL;
 	}
@@ -256,7 +256,7 @@ int ktask_nl_set_config(struct ktask_nl *nl, const struct ktask_config *config)
 
 int ktask_nl_subscribe_events(struct ktask_nl *nl)
 {
-	int group = genl_ctrl_resolve_grp(nl->sock, KTASK_GENL_NAME,
+	int group = genl_ctrl_resolve_grp(nl->sock, KTASK_FAMILY_NAME,
 					  KTASK_MCGRP_EVENTS);
 	int ret;
 
@@ -265,8 +265,6 @@ int ktask_nl_subscribe_events(struct ktask_nl *nl)
 	ret = nl_socket_add_membership(nl->sock, group);
 	if (ret < 0)
 		return -nle_to_errno(ret);
-	/* Multicast messages carry no sequence numbers of ours. */
-	nl_socket_disable_seq_check(nl->sock);
 	nl_socket_set_buffer_size(nl->sock, EVENT_RCVBUF, 0);
 	return 0;
 }
@@ -320,6 +318,13 @@ static int on_event(struct nl_msg *msg, void *arg)
 	return NL_OK;
 }
 
+static int any_sequence(struct nl_msg *msg, void *arg)
+{
+	(void)msg;
+	(void)arg;
+	return NL_OK;
+}
+
 int ktask_nl_receive_events(struct ktask_nl *nl, ktask_event_fn fn,
 			    void (*lost)(void *arg), void *arg)
 {
@@ -330,6 +335,8 @@ int ktask_nl_receive_events(struct ktask_nl *nl, ktask_event_fn fn,
 	if (!cb)
 		return -ENOMEM;
 	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, on_event, &r);
+	/* Multicast messages carry no sequence numbers of ours. */
+	nl_cb_set(cb, NL_CB_SEQ_CHECK, NL_CB_CUSTOM, any_sequence, NULL);
 	while (!r.stop) {
 		ret = nl_recvmsgs(nl->sock, cb);
 		/* libnl reports the socket's ENOBUFS (overrun) as NLE_NOMEM. */
@@ -356,7 +363,7 @@ void ktask_nl_report(struct ktask_nl *nl, const char *what, int err)
 	err = -err;
 	if (err == ENOENT && !nl) {
 		error_msg(what, "kernel has no ktask (CONFIG_KTASK): generic netlink family '%s' not found",
-			  KTASK_GENL_NAME);
+			  KTASK_FAMILY_NAME);
 	} else if (err == EPERM || err == EACCES) {
 		error_msg(what, "%s (are you root?)", strerror(err));
 	} else if (extack) {

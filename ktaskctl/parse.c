@@ -220,10 +220,7 @@ static int parse_layout_entry(const char *s, size_t len,
 				      : "size is not a number (with optional K, M or G)";
 		return ret;
 	}
-	if (entry->size == 0) {
-		*why = "size is 0";
-		return -EINVAL;
-	}
+	/* A node with no units is fine as long as the task has some. */
 	return 0;
 }
 

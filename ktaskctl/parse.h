@@ -52,7 +52,7 @@ struct layout {
 	struct layout_entry entries[LAYOUT_MAX_ENTRIES];
 };
 
-/* NID:SIZE[,NID:SIZE...]; NID a node number or "any", SIZE >= 1 with suffixes. */
+/* NID:SIZE[,NID:SIZE...]; NID a node number or "any", SIZE with suffixes. */
 int parse_layout(const char *s, struct layout *out, const char **why);
 
 /* The normalized form (plain numbers), as the kernel reads it. */

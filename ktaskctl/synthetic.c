@@ -117,23 +117,22 @@ static const char *bad_key(const char *key)
 	return why;
 }
 
-static int result_u64(const struct kv_list *kv, const char *key, bool required,
+/* A NULL present means the key is required. */
+static int result_u64(const struct kv_list *kv, const char *key, bool *present,
 		      uint64_t *out, const char **why)
 {
 	const char *value = kv_get(kv, key);
 
-	if (!value) {
-		*out = 0;
-		if (required) {
-			*why = bad_key(key);
-			return -EINVAL;
-		}
+	if (!value && present) {
+		*present = false;
 		return 0;
 	}
-	if (parse_u64(value, out)) {
+	if (!value || parse_u64(value, out)) {
 		*why = bad_key(key);
 		return -EINVAL;
 	}
+	if (present)
+		*present = true;
 	return 0;
 }
 
@@ -161,14 +160,16 @@ int synth_parse_result(const char *text, struct synth_result *res,
 	value = kv_get(&kv, "kind");
 	snprintf(res->kind, sizeof(res->kind), "%s", value ? value : "");
 
-	ret = result_u64(&kv, "size", false, &res->size, why);
-	ret = ret ?: result_u64(&kv, "min_chunk", false, &res->min_chunk, why);
-	ret = ret ?: result_u64(&kv, "max_threads", false, &res->max_threads, why);
-	ret = ret ?: result_u64(&kv, "chunks", false, &res->chunks, why);
-	ret = ret ?: result_u64(&kv, "threads_used", true, &res->threads_used, why);
-	ret = ret ?: result_u64(&kv, "elapsed_ns", true, &res->elapsed_ns, why);
-	ret = ret ?: result_u64(&kv, "units_done", true, &res->units_done, why);
-	ret = ret ?: result_u64(&kv, "units_undone", true, &res->units_undone, why);
+	ret = result_u64(&kv, "size", &res->has_size, &res->size, why);
+	ret = ret ?: result_u64(&kv, "min_chunk", &res->has_min_chunk,
+				&res->min_chunk, why);
+	ret = ret ?: result_u64(&kv, "max_threads", &res->has_max_threads,
+				&res->max_threads, why);
+	ret = ret ?: result_u64(&kv, "chunks", &res->has_chunks, &res->chunks, why);
+	ret = ret ?: result_u64(&kv, "threads_used", NULL, &res->threads_used, why);
+	ret = ret ?: result_u64(&kv, "elapsed_ns", NULL, &res->elapsed_ns, why);
+	ret = ret ?: result_u64(&kv, "units_done", NULL, &res->units_done, why);
+	ret = ret ?: result_u64(&kv, "units_undone", NULL, &res->units_undone, why);
 	if (ret)
 		goto out;
 

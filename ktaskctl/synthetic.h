@@ -48,12 +48,15 @@ int synth_validate(const struct synth_request *req, const char **why);
 int synth_format(const struct synth_request *req, char *buf, size_t len);
 
 struct synth_result {
+	/* The request as the kernel saw it, and chunks: shown if present. */
 	char kind[16];
+	bool has_size, has_min_chunk, has_max_threads, has_chunks;
 	uint64_t size;
 	uint64_t min_chunk;
 	uint64_t max_threads;
-	uint64_t threads_used;
 	uint64_t chunks;
+	/* Required. */
+	uint64_t threads_used;
 	uint64_t elapsed_ns;
 	uint64_t units_done;
 	uint64_t units_undone;

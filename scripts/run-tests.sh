@@ -5,11 +5,15 @@
 # dies or hangs, counts as a failed test of its own.
 #
 # Environment: BATS_FILTER (regex of bats test names), KTASK_TEST_RUNS
-# (space-separated "name:VM_SMP:mode" triples; mode full or kunit).
+# (space-separated "name:VM_SMP:mode" triples; mode full, kunit, or a bats
+# file to run alone, booted with that file's kernel arguments).
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-runs=${KTASK_TEST_RUNS:-"smp2:2:full smp4:4:kunit"}
+runs=${KTASK_TEST_RUNS:-"smp2:2:full smp4:4:kunit param:2:095-boot-param.bats"}
+
+# Kernel arguments for the runs of a single bats file.
+declare -A run_append=([095-boot-param.bats]="ktask.max_threads=1")
 out_dir=$KTASK_TOP/build/test
 mkdir -p "$out_dir"
 passed=0 failed=0 skipped=0
@@ -32,6 +36,7 @@ parse() {
 		bats)
 			[[ $line =~ ^(ok|not\ ok)\ [0-9]+\ (.*)$ ]] || continue
 			status=${BASH_REMATCH[1]} case=${BASH_REMATCH[2]}
+			case=${case% in [0-9]*ms}
 			;;
 		*) continue ;;
 		esac
@@ -47,10 +52,14 @@ parse() {
 
 for run in $runs; do
 	IFS=: read -r name smp mode <<< "$run"
-	arg=; [ "$mode" = kunit ] && arg=--kunit-only
+	case $mode in
+	full) arg= ;;
+	kunit) arg=--kunit-only ;;
+	*.bats) arg="--only $mode" ;;
+	esac
 	info "test run $name: $smp vCPUs, $mode"
 	log=$out_dir/$name.log
-	VM_SMP=$smp VM_QUIET=1 "$KTASK_TOP/scripts/vm-run.sh" \
+	VM_SMP=$smp VM_QUIET=1 VM_APPEND="${VM_APPEND:-} ${run_append[$mode]:-}" "$KTASK_TOP/scripts/vm-run.sh" \
 		"$KTASK_TOP/tests-bats/run-suite.sh $arg" > "$log" 2> "$log.err"
 	rc=$?
 	counts_before=$((passed + failed))
@@ -65,7 +74,7 @@ for run in $runs; do
 		echo "FAIL $name/guest: exited $rc without results"
 		tail -n 30 "$log" "$log.err"
 	fi
-	if [ "$mode" = full ] && ! sed -n '/^=== BATS/,/^=== END/p' "$log" | grep -qE '^(ok|not ok) [0-9]+ '; then
+	if [ "$mode" != kunit ] && ! sed -n '/^=== BATS/,/^=== END/p' "$log" | grep -qE '^(ok|not ok) [0-9]+ '; then
 		failed=$((failed + 1))
 		echo "FAIL $name/bats: no bats results"
 		sed -n '/^=== BATS/,/^=== END/p' "$log" | tail -n 20

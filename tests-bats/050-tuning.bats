@@ -60,9 +60,9 @@ teardown() {
 	# is still in one: about every other task, so run twenty.
 	write_ktask workers "renice=0"
 	before=$(ktask_value workers renice_events)
-	for i in {1..20}; do run_synthetic "kind=sleep size=8 max_threads=2"; done
+	for i in {1..20}; do echo "kind=sleep size=8 max_threads=2" > "$KTASK_DEBUGFS/synthetic"; done
 	[ "$(ktask_value workers renice_events)" -eq "$before" ]
 	write_ktask workers "renice=1"
-	for i in {1..20}; do run_synthetic "kind=sleep size=8 max_threads=2"; done
+	for i in {1..20}; do echo "kind=sleep size=8 max_threads=2" > "$KTASK_DEBUGFS/synthetic"; done
 	[ "$(ktask_value workers renice_events)" -gt "$before" ]
 }

@@ -25,3 +25,25 @@ load helpers
 @test "kernel log is clean at the end of the suite" {
 	assert_kernel_log_clean
 }
+
+@test "nobody: ktaskctl stats and run-synthetic fail with a clear message, exit 1" {
+	run as_nobody "$KTASK_TOP/build/meson/ktaskctl/ktaskctl" stats
+	assert_failure 1
+	assert_output --regexp 'ktaskctl: stats: .*(Permission denied|not permitted)'
+	run as_nobody "$KTASK_TOP/build/meson/ktaskctl/ktaskctl" run-synthetic --size 10
+	assert_failure 1
+	assert_output --regexp 'ktaskctl: run-synthetic: .*(Permission denied|not permitted)'
+}
+
+@test "nobody: netlink set is refused with EPERM and changes nothing; get works" {
+	before=$(ktask_state)
+	run as_nobody "$KTASK_TOP/build/meson/ktaskctl/ktaskctl" set max-threads 1
+	assert_failure 1
+	assert_output --partial "Operation not permitted"
+	run as_nobody "$KTASK_TOP/build/meson/ktaskctl/ktaskctl" set helper-nice 0
+	assert_failure 1
+	[ "$(ktask_state)" = "$before" ]
+	run as_nobody "$KTASK_TOP/build/meson/ktaskctl/ktaskctl" get max-threads
+	assert_success
+	assert_output "$(cat "$MAX_THREADS_PARAM")"
+}

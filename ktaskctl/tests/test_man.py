@@ -1,0 +1,52 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""The man page renders without warnings and documents every command and
+option that ktaskctl's own help lists; prints TAP.
+
+Usage: test_man.py GROFF KTASKCTL_8 KTASKCTL
+"""
+
+import re
+import subprocess
+import sys
+
+groff, manpage, ktaskctl = sys.argv[1:4]
+count = failed = 0
+
+
+def report(passed, name, diag=""):
+    global count, failed
+    count += 1
+    failed += not passed
+    print(f"{'ok' if passed else 'not ok'} {count} - {name}")
+    if not passed and diag:
+        print("\n".join(f"#   {l}" for l in str(diag).splitlines()))
+
+
+res = subprocess.run([groff, "-man", "-ww", "-z", manpage], capture_output=True, text=True)
+report(res.returncode == 0 and res.stderr == "", "groff -man -ww renders ktaskctl.8 without warnings",
+       res.stderr)
+
+with open(manpage) as f:
+    source = f.read()
+# Plain text of the source: "\-" is a hyphen, font escapes vanish.
+plain = re.sub(r"\\f[BIRP]", "", source.replace("\\-", "-"))
+sections = re.findall(r"^\.SS \"?(\S+)", plain, re.M)
+
+main_help = subprocess.run([ktaskctl, "help"], capture_output=True, text=True).stdout
+commands = re.findall(r"^  (\S+)\s{2,}", main_help.split("Commands:")[1].split("Options:")[0], re.M)
+report(len(commands) >= 7, "ktaskctl help lists the commands", main_help)
+
+for cmd in commands:
+    report(cmd in sections, f"ktaskctl.8 has a section for '{cmd}'", sections)
+    usage = subprocess.run([ktaskctl, cmd, "--help"], capture_output=True, text=True).stdout
+    for option in sorted(set(re.findall(r"--[a-z][a-z-]*", usage))):
+        report(option in plain, f"ktaskctl.8 documents '{cmd} {option}'")
+
+for heading in ("NAME", "SYNOPSIS", "DESCRIPTION", "COMMANDS", "EXIT STATUS",
+                "ENVIRONMENT", "FILES", "EXAMPLES"):
+    report(f".SH {heading}" in source, f"ktaskctl.8 has {heading}")
+report("KTASK_DEBUGFS" in plain, "ktaskctl.8 documents KTASK_DEBUGFS")
+
+print(f"1..{count}")
+sys.exit(1 if failed else 0)

@@ -209,6 +209,7 @@ static void test_layouts(void)
 	layout_ok("0:1K,any:2M,1:1G", "0:1024,any:2097152,1:1073741824",
 		  1024 + (2 << 20) + (1 << 30));
 	layout_ok("1023:1", "1023:1", 1);
+	layout_ok("0:0,1:5", "0:0,1:5", 5);
 
 	layout_bad("", -EINVAL, "empty");
 	layout_bad("0", -EINVAL, "not NID:SIZE");
@@ -221,7 +222,6 @@ static void test_layouts(void)
 	layout_bad(",0:5", -EINVAL, "not NID:SIZE");
 	layout_bad("0:5;1:5", -EINVAL, "size is not a number");
 	layout_bad("0:5:6", -EINVAL, "size is not a number");
-	layout_bad("0:0", -EINVAL, "size is 0");
 	layout_bad("1024:5", -ERANGE, "node number out of range");
 	layout_bad("0:5x", -EINVAL, "size is not a number");
 	layout_bad("0:18446744073709551616", -ERANGE, "overflows");
@@ -379,12 +379,15 @@ static void test_synthetic_result(void)
 	      !strcmp(res.kind, "cpu") && res.size == 100000 &&
 	      res.threads_used == 2 && res.chunks == 8 &&
 	      res.elapsed_ns == 123456789 && res.units_done == 100000 &&
-	      res.error == 0, "synth_parse_result: a full result");
+	      res.error == 0 && res.has_size && res.has_min_chunk &&
+	      res.has_max_threads && res.has_chunks,
+	      "synth_parse_result: a full result");
 	check(synth_parse_result("threads_used: 3\nelapsed_ns: 5\n"
 				 "units_done: 7\nunits_undone: 9\nerror: -5\n"
 				 "future_key: 1\n", &res, &why) == 0 &&
 	      res.threads_used == 3 && res.units_undone == 9 &&
-	      res.error == -5, "synth_parse_result: required keys, error -5, unknown key ignored");
+	      res.error == -5 && !res.has_size && !res.has_chunks && !res.kind[0],
+	      "synth_parse_result: required keys, error -5, unknown key ignored");
 	check(synth_parse_result("runs: 0\n", &res, &why) == -ENODATA,
 	      "synth_parse_result: 'runs: 0' is -ENODATA");
 	check(synth_parse_result("threads_used: 3\nunits_done: 7\n"

@@ -50,6 +50,20 @@ parse() {
 	done
 }
 
+# Host side: ktaskctl's meson tests (parsing, formatting, error messages).
+info "meson test (ktaskctl, on the host)"
+if meson test -C "$KTASK_TOP/build/meson" --print-errorlogs > "$out_dir/meson.log" 2>&1; then :; fi
+while IFS= read -r line; do
+	[[ $line =~ ^\ *[0-9]+/[0-9]+\ +([A-Za-z0-9_-]+)\ +(OK|FAIL|SKIP|TIMEOUT|ERROR)\  ]] || continue
+	case ${BASH_REMATCH[2]} in
+	OK) passed=$((passed + 1)); echo "PASS host/meson: ${BASH_REMATCH[1]}" ;;
+	SKIP) skipped=$((skipped + 1)); echo "SKIP host/meson: ${BASH_REMATCH[1]}" ;;
+	*) failed=$((failed + 1)); echo "FAIL host/meson: ${BASH_REMATCH[1]}"; tail -n 30 "$out_dir/meson.log" ;;
+	esac
+done < <(sed '/^Summary of Failures/,$d' "$out_dir/meson.log")
+grep -qE '^ *[0-9]+/[0-9]+ ' "$out_dir/meson.log" || {
+	failed=$((failed + 1)); echo "FAIL host/meson: no results"; tail -n 30 "$out_dir/meson.log"; }
+
 for run in $runs; do
 	IFS=: read -r name smp mode <<< "$run"
 	case $mode in

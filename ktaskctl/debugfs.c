@@ -67,12 +67,28 @@ int debugfs_read(const char *name, char **text, enum debugfs_stage *stage)
 	return 0;
 }
 
+/*
+ * One write() carrying the whole line: the kernel parses and runs each write
+ * on its own, so retrying a short write would send the rest as a second
+ * command.  Returns 0 or -errno.
+ */
+static int write_request(int fd, const char *buf, size_t len)
+{
+	ssize_t n;
+
+	do {
+		n = write(fd, buf, len);
+	} while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -errno;
+	return (size_t)n == len ? 0 : -EIO;
+}
+
 int debugfs_write(const char *name, const char *buf, size_t len,
 		  enum debugfs_stage *stage)
 {
 	char *path = debugfs_path(name);
-	ssize_t n;
-	int fd, err = 0;
+	int fd, err;
 
 	*stage = DEBUGFS_OPEN;
 	fd = open(path, O_WRONLY | O_CLOEXEC);
@@ -80,19 +96,8 @@ int debugfs_write(const char *name, const char *buf, size_t len,
 	if (fd < 0)
 		return -errno;
 
-	/*
-	 * One write() carrying the whole line: the kernel parses and runs
-	 * each write on its own, so retrying a short write would send the
-	 * rest as a second command.
-	 */
 	*stage = DEBUGFS_IO;
-	do {
-		n = write(fd, buf, len);
-	} while (n < 0 && errno == EINTR);
-	if (n < 0)
-		err = -errno;
-	else if ((size_t)n != len)
-		err = -EIO;
+	err = write_request(fd, buf, len);
 	if (close(fd) && !err)
 		err = -errno;
 	return err;
@@ -134,7 +139,6 @@ int debugfs_transact(const char *name, const char *buf, size_t len,
 {
 	char *path = debugfs_path(name);
 	struct stat st;
-	ssize_t n;
 	int fd, err;
 
 	/* A FIFO standing in for the kernel (tests) answers on a new open. */
@@ -150,13 +154,9 @@ int debugfs_transact(const char *name, const char *buf, size_t len,
 	if (fd < 0)
 		return -errno;
 
-	/* One write() per request, as in debugfs_write(). */
 	*stage = DEBUGFS_IO;
-	do {
-		n = write(fd, buf, len);
-	} while (n < 0 && errno == EINTR);
-	if (n < 0 || (size_t)n != len) {
-		err = n < 0 ? -errno : -EIO;
+	err = write_request(fd, buf, len);
+	if (err) {
 		close(fd);
 		return err;
 	}

@@ -4,12 +4,11 @@
 load helpers
 
 setup() {
-	saved_max=$(cat "$MAX_THREADS_PARAM")
+	save_settings
 }
 
 teardown() {
-	echo "$saved_max" > "$MAX_THREADS_PARAM"
-	echo "helper_nice=19 renice=1" > "$KTASK_DEBUGFS/workers"
+	restore_settings
 }
 
 json() {

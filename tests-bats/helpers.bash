@@ -52,3 +52,14 @@ run_synthetic() {
 as_nobody() {
 	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all "$@"
 }
+
+# Tests that change settings save them in setup and put them back in
+# teardown, so that later files start from the defaults.
+save_settings() {
+	saved_max=$(cat "$MAX_THREADS_PARAM")
+}
+
+restore_settings() {
+	echo "$saved_max" > "$MAX_THREADS_PARAM"
+	echo "helper_nice=19 renice=1" > "$KTASK_DEBUGFS/workers"
+}

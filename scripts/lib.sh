@@ -12,7 +12,7 @@ KTASK_SRC_PKG=linux-source-6.12
 KTASK_SRC=$KTASK_CACHE/src
 # The development checkout: branch "ktask", one commit per patch.
 KTASK_TREE=${KTASK_TREE:-$KTASK_CACHE/tree}
-KTASK_PATCHES=$KTASK_TOP/kernel/patches
+KTASK_PATCHES=${KTASK_PATCHES:-$KTASK_TOP/kernel/patches}
 KTASK_CONFIGS=$KTASK_TOP/kernel/configs
 KTASK_COVER=$KTASK_TOP/kernel/cover-letter.txt
 

@@ -10,10 +10,14 @@
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-runs=${KTASK_TEST_RUNS:-"smp2:2:full smp4:4:kunit param:2:095-boot-param.bats"}
+runs=${KTASK_TEST_RUNS:-"smp2:2:full smp4:4:kunit param:2:095-boot-param.bats hugetlb:2:100-hugetlbfs.bats"}
 
-# Kernel arguments for the runs of a single bats file.
-declare -A run_append=([095-boot-param.bats]="ktask.max_threads=1")
+# Kernel arguments and memory for the runs of a single bats file.
+declare -A run_append=(
+	[095-boot-param.bats]="ktask.max_threads=1"
+	[100-hugetlbfs.bats]="hugepagesz=1G hugepages=2 hugepagesz=2M hugepages=1100"
+)
+declare -A run_mem=([100-hugetlbfs.bats]=6G)
 out_dir=$KTASK_TOP/build/test
 mkdir -p "$out_dir"
 passed=0 failed=0 skipped=0
@@ -73,7 +77,7 @@ for run in $runs; do
 	esac
 	info "test run $name: $smp vCPUs, $mode"
 	log=$out_dir/$name.log
-	VM_SMP=$smp VM_QUIET=1 VM_APPEND="${VM_APPEND:-} ${run_append[$mode]:-}" "$KTASK_TOP/scripts/vm-run.sh" \
+	VM_MEM=${run_mem[$mode]:-${VM_MEM:-4G}} VM_SMP=$smp VM_QUIET=1 VM_APPEND="${VM_APPEND:-} ${run_append[$mode]:-}" "$KTASK_TOP/scripts/vm-run.sh" \
 		"$KTASK_TOP/tests-bats/run-suite.sh $arg" > "$log" 2> "$log.err"
 	rc=$?
 	counts_before=$((passed + failed))
@@ -96,6 +100,34 @@ for run in $runs; do
 	grep -q '^=== KUNIT' "$log" && ! grep -qE '^\s+(ok|not ok) [0-9]+ ktask_test' "$log" && {
 		failed=$((failed + 1)); echo "FAIL $name/kunit: no KUnit case results"; }
 done
+
+# Deferred struct page init on ktask: the same memory comes up whether
+# ktask may use helpers or not, and every node logs its deferred init.
+deferred_boot() {
+	VM_MEM=8G VM_QUIET=1 VM_APPEND="${VM_APPEND:-} $1" "$KTASK_TOP/scripts/vm-run.sh" \
+		'grep MemTotal /proc/meminfo; dmesg | grep "deferred pages initialised"' \
+		> "$out_dir/deferred$2.log" 2>&1
+}
+info "deferred struct page init: 8 GiB over 2 nodes, default vs ktask.max_threads=1"
+if deferred_boot "" "" && deferred_boot "ktask.max_threads=1" "-1thread"; then
+	total=$(grep MemTotal "$out_dir/deferred.log")
+	total1=$(grep MemTotal "$out_dir/deferred-1thread.log")
+	if [ -n "$total" ] && [ "$total" = "$total1" ]; then
+		passed=$((passed + 1)); echo "PASS deferred/host: MemTotal equal with and without helpers ($total)"
+	else
+		failed=$((failed + 1)); echo "FAIL deferred/host: MemTotal differs: '$total' vs '$total1'"
+	fi
+	for n in 0 1; do
+		if grep -q "node $n deferred pages initialised in [0-9]*ms" "$out_dir/deferred.log"; then
+			passed=$((passed + 1)); echo "PASS deferred/host: node $n logs its deferred init"
+		else
+			failed=$((failed + 1)); echo "FAIL deferred/host: node $n logged no deferred init"
+		fi
+	done
+else
+	failed=$((failed + 1)); echo "FAIL deferred/guest: boot failed"
+	tail -n 30 "$out_dir"/deferred*.log
+fi
 
 echo "logs: $out_dir"
 echo "$passed passed, $failed failed, $skipped skipped"

@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""Small helpers for the hugetlbfs tests, one subcommand each.
+
+  hugetlb.py fill FILE BYTE        mmap FILE shared and fill it with BYTE
+  hugetlb.py zero FILE             exit 0 if every byte of FILE reads zero
+  hugetlb.py sealed-grow SIZE      memfd (MFD_HUGETLB), F_SEAL_GROW, then
+                                   fallocate past the size: prints the errno name
+  hugetlb.py interrupt FILE LEN S  fallocate(2) FILE to LEN bytes with a
+                                   SIGALRM after S seconds: prints the errno
+                                   name or "ok"
+"""
+import ctypes, errno, fcntl, mmap, os, signal, sys
+
+BLOCK = 64 << 20
+
+
+def fill(path, byte):
+    fd = os.open(path, os.O_RDWR)
+    size = os.fstat(fd).st_size
+    with mmap.mmap(fd, size, mmap.MAP_SHARED) as m:
+        block = bytes([int(byte, 0)]) * BLOCK
+        for off in range(0, size, BLOCK):
+            n = min(BLOCK, size - off)
+            m[off:off + n] = block[:n]
+    os.close(fd)
+
+
+def zero(path):
+    zeros = bytes(BLOCK)
+    with open(path, "rb", buffering=0) as f:
+        off = 0
+        while True:
+            block = f.read(BLOCK)
+            if not block:
+                break
+            if block != zeros[:len(block)]:
+                first = next(i for i, b in enumerate(block) if b)
+                sys.exit("%s: byte %d is 0x%02x" % (path, off + first, block[first]))
+            off += len(block)
+    print(off)
+
+
+def sealed_grow(size):
+    fd = os.memfd_create("ktask-seal", os.MFD_HUGETLB | os.MFD_ALLOW_SEALING)
+    os.ftruncate(fd, int(size))
+    fcntl.fcntl(fd, fcntl.F_ADD_SEALS, fcntl.F_SEAL_GROW)
+    try:
+        os.posix_fallocate(fd, 0, 2 * int(size))
+        print("ok")
+    except OSError as e:
+        print(errno.errorcode[e.errno])
+
+
+def interrupt(path, length, seconds):
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.fallocate.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_long, ctypes.c_long]
+    signal.signal(signal.SIGALRM, lambda *_: None)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    signal.setitimer(signal.ITIMER_REAL, float(seconds))
+    # ctypes does not retry on EINTR, unlike os.posix_fallocate.
+    ret = libc.fallocate(fd, 0, 0, int(length))
+    err = ctypes.get_errno()
+    signal.setitimer(signal.ITIMER_REAL, 0)
+    print("ok" if ret == 0 else errno.errorcode[err])
+    os.close(fd)
+
+
+if __name__ == "__main__":
+    {"fill": fill, "zero": zero, "sealed-grow": sealed_grow, "interrupt": interrupt}[sys.argv[1]](*sys.argv[2:])

@@ -18,6 +18,7 @@ info "fallocate: 6 GiB guest, 2 x 1 GiB + 1100 x 2 MiB pages"
 VM_QUIET=1 VM_MEM=6G VM_APPEND="hugepagesz=1G hugepages=2 hugepagesz=2M hugepages=1100" \
 	BENCH_REPEATS=${BENCH_REPEATS:-3} \
 	"$KTASK_TOP/scripts/vm-run.sh" "$KTASK_TOP/bench/fallocate.sh" > "$out/fallocate.txt"
+grep '^ ' "$out/fallocate.txt" >&2 || true
 
 # deferred_ms KERNEL APPEND: the slowest node's deferred init over $boots boots (min of those).
 deferred_ms() {
@@ -43,7 +44,7 @@ base=$(deferred_ms baseline "")
 	printf '%-22s %-5s %10s %10s %8s\n' measure unit 1-thread ktask "speedup"
 	while read -r name unit a b ratio; do
 		printf '%-22s %-5s %10s %10s %7sx\n' "$name" "$unit" "$a" "$b" "$ratio"
-	done < "$out/fallocate.txt"
+	done < <(grep -v '^ ' "$out/fallocate.txt")
 	printf '%-22s %-5s %10s %10s %7sx   (baseline padata: %s ms, ktask/baseline %s)\n' \
 		deferred-init-per-node ms "$one" "$ktask" \
 		"$(awk -v a="$one" -v b="$ktask" 'BEGIN { printf "%.2f", b ? a / b : 0 }')" "$base" \

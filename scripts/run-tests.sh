@@ -129,6 +129,24 @@ else
 	tail -n 30 "$out_dir"/deferred*.log
 fi
 
+# With two CPUs per node, deferred init gets helpers: KUnit off, it is the
+# only ktask user during boot, so the counters are its own.
+info "deferred struct page init: 4 vCPUs, 2 per node, KUnit off"
+if VM_SMP=4 VM_MEM=8G VM_QUIET=1 VM_APPEND="${VM_APPEND:-} kunit.enable=0" \
+	"$KTASK_TOP/scripts/vm-run.sh" 'cat /sys/kernel/debug/ktask/stats /sys/kernel/debug/ktask/nodes' \
+	> "$out_dir/deferred-smp4.log" 2>&1; then
+	helpers=$(awk '$1 == "helpers_started:" { print $2 }' "$out_dir/deferred-smp4.log")
+	if [ "${helpers:-0}" -gt 0 ]; then
+		passed=$((passed + 1)); echo "PASS deferred/host: deferred init started $helpers helper(s) with 2 CPUs per node"
+	else
+		failed=$((failed + 1)); echo "FAIL deferred/host: deferred init started no helper with 2 CPUs per node"
+		cat "$out_dir/deferred-smp4.log"
+	fi
+else
+	failed=$((failed + 1)); echo "FAIL deferred/guest: 4-vCPU boot failed"
+	tail -n 30 "$out_dir/deferred-smp4.log"
+fi
+
 echo "logs: $out_dir"
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ]

@@ -107,14 +107,13 @@ kconfigure() {
 # kbuild_progress SRC BUILD LOG TARGETS...: build, printing a line every 200
 # steps and any warning or error; the full log goes to LOG.
 kbuild_progress() {
-	local src=$1 build=$2 log=$3 rc
+	local src=$1 build=$2 log=$3 rc=0
 	shift 3
-	set +e
+	# With pipefail (every script sets it) the status is make's; "|| rc=$?"
+	# keeps a caller's errexit from ending it before the log is shown.
 	kmake "$src" "$build" -j"${JOBS:-$(( $(nproc) + 1 ))}" "$@" 2>&1 | tee "$log" | awk '
 		/^  [A-Z]+ / { n++; if (n % 200 == 0) { printf "    ... %d steps\n", n; fflush() } next }
-		/warning:|error:|Error / { print; fflush() }'
-	rc=${PIPESTATUS[0]}
-	set -e
+		/warning:|error:|Error / { print; fflush() }' || rc=$?
 	[ "$rc" = 0 ] || tail -40 "$log" >&2
 	return "$rc"
 }

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Build one kernel flavour in $KTASK_CACHE/build/<flavour>, incrementally.
 #
-# Usage: build-kernel.sh ktask|baseline|debug
+# Usage: build-kernel.sh ktask|baseline|ktask-off
 # Flavours share the source tree ($KTASK_SRC, checked out just before the
 # build), so do not build two at the same time.
 set -euo pipefail

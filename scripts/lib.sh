@@ -36,9 +36,8 @@ kernel_fragments() {
 	case $1 in
 	ktask)    echo "base.config ktask.config" ;;
 	baseline) echo "base.config" ;;
-	debug)    echo "base.config ktask.config debug.config" ;;
 	ktask-off) echo "base.config ktask-off.config" ;;
-	*) die "unknown KERNEL '$1' (ktask, baseline, debug, ktask-off)" ;;
+	*) die "unknown KERNEL '$1' (ktask, baseline, ktask-off)" ;;
 	esac
 }
 

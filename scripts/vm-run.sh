@@ -5,7 +5,7 @@
 # a hang past VM_TIMEOUT fails the run.
 #
 # Usage: vm-run.sh CMD...
-# Environment: KERNEL (ktask|baseline|debug), VM_SMP, VM_MEM, VM_NODES,
+# Environment: KERNEL (ktask|baseline), VM_SMP, VM_MEM, VM_NODES,
 #   VM_APPEND, VM_QEMU_ARGS, VM_TIMEOUT (seconds), VM_ACCEL (tcg|kvm),
 #   VM_QUIET=1 (do not echo the boot banner).
 set -euo pipefail

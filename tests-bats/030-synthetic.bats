@@ -27,6 +27,22 @@ load helpers
 	[ "$(ktask_value stats single_threaded_too_small)" -eq $(( before + 1 )) ]
 }
 
+@test "repeat runs and checks the task each time; direct calls the thread function" {
+	run_synthetic "kind=cpu size=64 min_chunk=32 max_threads=2 repeat=50"
+	[ "$SYN_repeat" -eq 50 ]
+	[ "$SYN_direct" -eq 0 ]
+	[ "$SYN_units_done" -eq 64 ]
+	[ "$SYN_ns_per_run" -eq $(( SYN_elapsed_ns / 50 )) ]
+	tasks=$(ktask_value stats tasks)
+	run_synthetic "kind=cpu size=64 min_chunk=32 repeat=50 direct=1"
+	[ "$SYN_direct" -eq 1 ]
+	[ "$SYN_threads_used" -eq 1 ]
+	[ "$SYN_chunks" -eq 1 ]
+	[ "$SYN_units_done" -eq 64 ]
+	# direct runs never reach ktask
+	[ "$(ktask_value stats tasks)" -eq "$tasks" ]
+}
+
 @test "memclear clears pages placed over both nodes and any node" {
 	run_synthetic "kind=memclear nodes=0:3000,1:3000,any:500 max_threads=2"
 	[ "$SYN_size" -eq 6500 ]

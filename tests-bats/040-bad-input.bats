@@ -48,6 +48,13 @@ expect_rejected() {
 	expect_rejected synthetic "size=10 fail_at=1 err=4096" "Invalid argument"
 }
 
+@test "synthetic: repeat=0, repeat over 1000000, direct with fail_at, direct=2 -> EINVAL" {
+	expect_rejected synthetic "size=10 repeat=0" "Invalid argument"
+	expect_rejected synthetic "size=10 repeat=1000001" "Invalid argument"
+	expect_rejected synthetic "size=10 direct=1 fail_at=3" "Invalid argument"
+	expect_rejected synthetic "size=10 direct=2" "Invalid argument"
+}
+
 @test "synthetic: repeated key -> EINVAL" {
 	expect_rejected synthetic "size=10 size=20" "Invalid argument"
 }

@@ -3,8 +3,8 @@
 
 load helpers
 
-@test "debugfs ktask/ holds rlimits, nodes, stats, workers, synthetic" {
-	for f in rlimits nodes stats workers synthetic; do
+@test "debugfs ktask/ holds rlimits, nodes, stats, workers, power, synthetic" {
+	for f in rlimits nodes stats workers power synthetic; do
 		[ -f "$KTASK_DEBUGFS/$f" ]
 	done
 }
@@ -40,11 +40,13 @@ load helpers
 
 @test "stats: every documented key, and the reasons add up" {
 	for k in tasks single_threaded single_threaded_too_small single_threaded_limits \
-		 single_threaded_max_threads helpers_started errors undo_calls units_undone time_ns; do
+		 single_threaded_max_threads single_threaded_confined single_threaded_power \
+		 helpers_started errors undo_calls units_undone time_ns; do
 		[[ $(ktask_value stats $k) =~ ^[0-9]+$ ]]
 	done
 	sum=$(( $(ktask_value stats single_threaded_too_small) + $(ktask_value stats single_threaded_limits) +
-		$(ktask_value stats single_threaded_max_threads) ))
+		$(ktask_value stats single_threaded_max_threads) + $(ktask_value stats single_threaded_confined) +
+		$(ktask_value stats single_threaded_power) ))
 	[ "$sum" -eq "$(ktask_value stats single_threaded)" ]
 }
 

@@ -108,6 +108,14 @@ expect_rejected() {
 	expect_rejected workers "helper_nice=99999999999" "Numerical result out of range"
 }
 
+@test "power: unknown mode, unknown key, repeated key, no pair -> EINVAL, nothing applied" {
+	expect_rejected power "mode=turbo" "Invalid argument"
+	expect_rejected power "level=powersave" "Invalid argument"
+	expect_rejected power "mode=powersave mode=auto" "Invalid argument"
+	expect_rejected power "powersave" "Invalid argument"
+	expect_rejected power "mode=" "Invalid argument"
+}
+
 @test "max_threads: 0, nr_cpu_ids + 1 and garbage -> EINVAL, value unchanged" {
 	before=$(cat "$MAX_THREADS_PARAM")
 	for v in 0 $(( $(cat /sys/devices/system/cpu/possible | awk -F- '{ print $NF }') + 2 )) abc -1 ""; do

@@ -35,7 +35,7 @@ ktask_value() {
 
 # Everything a bad input must leave alone, in one string.
 ktask_state() {
-	cat "$KTASK_DEBUGFS"/{rlimits,nodes,stats,workers} "$MAX_THREADS_PARAM"
+	cat "$KTASK_DEBUGFS"/{rlimits,nodes,stats,workers,power} "$MAX_THREADS_PARAM"
 }
 
 # run_synthetic LINE: run a task and load its result into SYN_<key>.
@@ -62,4 +62,5 @@ save_settings() {
 restore_settings() {
 	echo "$saved_max" > "$MAX_THREADS_PARAM"
 	echo "helper_nice=19 renice=1" > "$KTASK_DEBUGFS/workers"
+	echo "mode=auto" > "$KTASK_DEBUGFS/power"
 }

@@ -1,0 +1,113 @@
+#!/usr/bin/env bats
+# CPU hotplug: ktask's limits follow the online CPUs and tasks in flight
+# survive CPUs going away and coming back.  make test runs this file in a
+# 4-vCPU boot; it needs at least 2 CPUs (cpu0 cannot go offline on x86).
+
+load helpers
+
+CPU_SYSFS=/sys/devices/system/cpu
+
+# The CPUs that can go offline, highest first.
+hotpluggable_cpus() {
+	ls -d "$CPU_SYSFS"/cpu[0-9]*/online 2>/dev/null |
+		sed 's|.*/cpu\([0-9]*\)/online|\1|' | sort -rn
+}
+
+set_online() { echo "$2" > "$CPU_SYSFS/cpu$1/online"; }
+
+online_count() { grep -c . < <(tr ',' '\n' < "$CPU_SYSFS/online" | while IFS=- read -r a b; do seq "$a" "${b:-$a}"; done); }
+
+# The CPUs of node N that are online.
+node_online_count() {
+	local n=0 c
+	for c in /sys/devices/system/node/node$1/cpu[0-9]*; do
+		[ -e "$c" ] || continue
+		c=${c##*/cpu}
+		[ "$c" = 0 ] || [ "$(cat "$CPU_SYSFS/cpu$c/online")" = 1 ] || continue
+		n=$((n + 1))
+	done
+	echo "$n"
+}
+
+rlimit() { awk -v s="$1" '$1 == s { print $3 }' "$KTASK_DEBUGFS/rlimits"; }
+in_use() { awk -v s="$1" '$1 == s { print $2 }' "$KTASK_DEBUGFS/rlimits"; }
+
+# The limits match 80% of the online CPUs, system-wide and per node.
+assert_limits_follow_online() {
+	[ "$(rlimit system)" -eq $(( $(online_count) * 4 / 5 )) ]
+	for n in /sys/devices/system/node/node[0-9]*; do
+		id=${n##*node}
+		[ "$(rlimit "node$id")" -eq $(( $(node_online_count "$id") * 4 / 5 )) ]
+	done
+}
+
+setup() {
+	save_settings
+	[ "$(hotpluggable_cpus | wc -l)" -ge 1 ] || skip "no CPU can go offline"
+	echo "$(nproc --all)" > "$MAX_THREADS_PARAM"
+}
+
+teardown() {
+	for c in $(hotpluggable_cpus); do set_online "$c" 1; done
+	restore_settings
+}
+
+@test "limits follow CPUs going offline and online; the pool stays sized for all" {
+	pool_size=$(rlimit pool)
+	[ "$pool_size" -eq $(( $(nproc --all) * 4 / 5 )) ]
+	assert_limits_follow_online
+	for c in $(hotpluggable_cpus); do
+		set_online "$c" 0
+		assert_limits_follow_online
+		[ "$(rlimit pool)" -eq "$pool_size" ]
+	done
+	for c in $(hotpluggable_cpus); do
+		set_online "$c" 1
+		assert_limits_follow_online
+	done
+	assert_kernel_log_clean
+}
+
+@test "ktaskctl stats shows the new limit" {
+	c=$(hotpluggable_cpus | head -1)
+	set_online "$c" 0
+	run_ktaskctl stats --json
+	assert_success
+	run python3 -c 'import json, sys; d = json.load(sys.stdin); print([r["limit"] for r in d["rlimits"] if r["scope"] == "system"][0])' <<< "$output"
+	assert_output "$(( $(online_count) * 4 / 5 ))"
+}
+
+@test "tasks use the helpers the online CPUs allow" {
+	for c in $(hotpluggable_cpus) ""; do
+		online=$(online_count)
+		limit=$(rlimit system)
+		want=$(( limit + 1 < online ? limit + 1 : online ))
+		# sleep units keep every thread busy long enough to start
+		run_synthetic "kind=sleep size=200 max_threads=$(nproc --all)"
+		[ "$SYN_threads_used" -eq "$want" ] || {
+			echo "online $online limit $limit: $SYN_threads_used threads, want $want"
+			return 1
+		}
+		[ -z "$c" ] || set_online "$c" 0
+	done
+}
+
+@test "a task in flight survives CPUs going offline and online, and leaves nothing in use" {
+	size=3000
+	exec 3<> "$KTASK_DEBUGFS/synthetic"
+	echo "kind=sleep size=$size max_threads=$(nproc --all)" >&3 &
+	writer=$!
+	sleep 0.3
+	for round in 1 2 3; do
+		for c in $(hotpluggable_cpus); do set_online "$c" 0; done
+		for c in $(hotpluggable_cpus); do set_online "$c" 1; done
+	done
+	wait "$writer"
+	run cat /proc/self/fd/3
+	exec 3>&-
+	assert_line "units_done: $size"
+	assert_line "error: 0"
+	[ "$(in_use system)" -eq 0 ]
+	[ "$(in_use pool)" -eq 0 ]
+	assert_kernel_log_clean
+}

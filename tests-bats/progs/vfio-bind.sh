@@ -3,7 +3,8 @@
 # print "BDF GROUP" (GROUP: the N of /dev/vfio/N, node created if missing).
 # Exit 1 with the reason on stderr when the guest has no edu device, no
 # IOMMU group for it or no VFIO (boot with -device intel-iommu -device edu
-# and intel_iommu=on iommu=nopt).
+# and intel_iommu=on iommu=nopt).  Sets vfio_iommu_type1's
+# allow_unsafe_interrupts: the guest kernel has no interrupt remapping.
 set -uo pipefail
 
 why() { echo "vfio-bind: $*" >&2; exit 1; }
@@ -29,6 +30,12 @@ if [ "$driver" != vfio-pci ]; then
 	[ "$(basename "$(readlink "$dev/driver" 2>/dev/null)" 2>/dev/null)" = vfio-pci ] ||
 		why "$bdf: vfio-pci did not bind (dmesg tells why)"
 fi
+
+# The guest kernel has no interrupt remapping (CONFIG_IRQ_REMAP): without
+# this VFIO_SET_IOMMU fails with EPERM.  Harmless in a test guest.
+unsafe=/sys/module/vfio_iommu_type1/parameters/allow_unsafe_interrupts
+[ "$(cat "$unsafe" 2>/dev/null)" = Y ] || echo 1 > "$unsafe" 2>/dev/null ||
+	why "cannot set $unsafe (needed without interrupt remapping)"
 
 # devtmpfs creates the nodes; make them when /dev is something else.
 mknod_from() {

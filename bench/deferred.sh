@@ -1,0 +1,21 @@
+#!/bin/bash
+# Guest side of measure 4 (scripts/bench.sh): deferred struct page init at
+# this boot, per node, from the kernel log ("node N deferred pages
+# initialised in Mms").  The measure is the slowest node: the boot waits
+# for all of them.  scripts/bench.sh boots each kernel BENCH_BOOTS times.
+#
+# Usage: deferred.sh VARIANT (ktask, 1thread, baseline: the boot's kernel)
+# Samples: deferred VARIANT NS; @meta deferred-node-N MS per node.
+. "$(dirname "$0")/lib.sh"
+
+variant=${1:?usage: deferred.sh ktask|1thread|baseline}
+lines=$(dmesg | sed -n 's/.*node \([0-9]*\) deferred pages initialised in \([0-9]*\)ms.*/\1 \2/p')
+[ -n "$lines" ] || die "no 'deferred pages initialised' line in the kernel log"
+worst=0 text=
+while read -r node ms; do
+	meta "deferred-node-$node" "$ms"
+	[ "$ms" -le "$worst" ] || worst=$ms
+	text+="${text:+, }node $node $ms ms"
+done <<< "$lines"
+sample deferred "$variant" $(( worst * 1000000 ))
+progress "deferred init ($variant): $text"

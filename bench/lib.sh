@@ -1,0 +1,73 @@
+# Shared by the guest sides of the benchmark (bench/*.sh); sourced, never run.
+#
+# A job prints its raw samples on stdout as
+#     @sample MEASURE VARIANT VALUE
+# and facts about the run as
+#     @meta KEY VALUE...
+# which scripts/bench.sh collects (bench/results.py turns them into
+# min/median/max and ratios); everything else is progress for a person,
+# indented by two spaces.  The guest sees none of the host's environment:
+# scripts/bench.sh passes the BENCH_* settings on the command line.
+
+BENCH_TOP=${KTASK_TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+BENCH_REPEATS=${BENCH_REPEATS:-5}
+KTASK_DEBUGFS=/sys/kernel/debug/ktask
+KTASK_MAX_THREADS=/sys/module/ktask/parameters/max_threads
+
+sample() {
+	echo "@sample $1 $2 $3"
+}
+
+meta() {
+	echo "@meta $*"
+}
+
+progress() {
+	echo "  $*"
+}
+
+die() {
+	echo "bench/${0##*/}: $*" >&2
+	exit 1
+}
+
+now_ns() {
+	date +%s%N
+}
+
+# have_ktask: the booted kernel carries the series.
+have_ktask() {
+	[ -e "$KTASK_MAX_THREADS" ]
+}
+
+# synth LINE: run a synthetic task; its result fields become SYNTH_<field>
+# (SYNTH_elapsed_ns, SYNTH_ns_per_run, SYNTH_threads_used, ...).  Only one
+# task runs at a time here, so a fresh open reads this task's result.
+synth() {
+	local key value
+	echo "$1" > "$KTASK_DEBUGFS/synthetic" || die "synthetic '$1' failed"
+	while read -r key value; do
+		printf -v "SYNTH_${key%:}" '%s' "$value"
+	done < "$KTASK_DEBUGFS/synthetic"
+	[ "${SYNTH_error:-0}" = 0 ] || die "synthetic '$1': error $SYNTH_error"
+}
+
+# workers KEY=VALUE...: helper settings (debugfs ktask/workers).
+workers() {
+	echo "$*" > "$KTASK_DEBUGFS/workers" || die "workers '$*' failed"
+}
+
+# workers_get KEY
+workers_get() {
+	sed -n "s/^$1: //p" "$KTASK_DEBUGFS/workers"
+}
+
+# ms NS: nanoseconds as milliseconds with one decimal.
+ms() {
+	awk -v n="$1" 'BEGIN { printf "%.1f", n / 1e6 }'
+}
+
+# median NUMBERS...
+median() {
+	printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+}

@@ -1,0 +1,481 @@
+#!/usr/bin/env python3
+"""The benchmark's results library (scripts/bench.sh runs it on the host).
+
+Reads the raw guest output of one `make bench` run, OUT/raw/*.log (lines
+"@boot NAME KERNEL SMP MEM", "@sample MEASURE VARIANT NS", "@meta KEY
+VALUE", "@failed JOB"; the rest is progress) and OUT/run.env, and writes
+OUT/results.json (one entry per measure: name, unit, ktask, baseline,
+ratio, goal, met and the min/median/max behind them), OUT/results.md (the
+table a person reads first) and, with gnuplot, OUT/*.png.
+
+Every side of a measure is a median of samples taken in one boot (or, for
+deferred init, of one sample per boot over BENCH_BOOTS boots); ratios pair
+sides of the same boot except where the baseline kernel is the other side,
+which needs its own boot.  A goal is judged on the unrounded ratio; a
+measure that could not be taken is reported with met: null.
+
+Usage: results.py OUT
+"""
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+# The jobs of scripts/bench.sh and the measures each gives.
+JOBS = {
+    "cpu": ["synthetic-cpu-1thread", "synthetic-cpu-speedup"],
+    "tiny": ["tiny-task", "tiny-task-2x", "tiny-task-1unit"],
+    "fallocate": ["fallocate-1G-pages", "fallocate-2M-pages"],
+    "deferred": ["deferred-init"],
+    "vfio": ["vfio-map"],
+    "contention": ["contention-nice19", "contention-nice0"],
+    "starvation": ["starvation-renice", "starvation-no-renice"],
+}
+
+
+def read_env(path):
+    env = {}
+    if os.path.exists(path):
+        with open(path) as f:
+            for line in f:
+                key, _, value = line.rstrip("\n").partition("=")
+                env[key] = value
+    return env
+
+
+class Boot:
+    def __init__(self, path):
+        self.path = path
+        self.name = os.path.basename(path)[:-len(".log")]
+        self.kernel = None
+        self.samples = {}       # (measure, variant) -> [ns...]
+        self.meta = {}
+        self.failed_jobs = []
+        with open(path, errors="replace") as f:
+            for line in f:
+                words = line.split()
+                if not words or not words[0].startswith("@"):
+                    continue
+                if words[0] == "@boot" and len(words) >= 3:
+                    self.kernel = words[2]
+                elif words[0] == "@sample" and len(words) == 4:
+                    try:
+                        value = float(words[3])
+                    except ValueError:
+                        value = 0
+                    if value <= 0:  # no time is a broken measurement
+                        print(f"results.py: {self.name}: bad sample ignored: {line.strip()}",
+                              file=sys.stderr)
+                        continue
+                    self.samples.setdefault((words[1], words[2]), []).append(value)
+                elif words[0] == "@meta" and len(words) >= 3:
+                    self.meta[words[1]] = " ".join(words[2:])
+                elif words[0] == "@failed" and len(words) == 2:
+                    self.failed_jobs.append(words[1])
+
+
+def stats(values, scale):
+    if not values:
+        return None
+    v = [x / scale for x in values]
+    return {"min": min(v), "median": statistics.median(v), "max": max(v), "n": len(v)}
+
+
+class Results:
+    def __init__(self, out):
+        self.out = out
+        self.env = read_env(os.path.join(out, "run.env"))
+        rawdir = os.path.join(out, "raw")
+        self.boots = [Boot(os.path.join(rawdir, f)) for f in sorted(os.listdir(rawdir))
+                      if f.endswith(".log")] if os.path.isdir(rawdir) else []
+        self.failed_boots = self.env.get("failed_boots", "").split()
+        self.entries = []
+
+    def boot(self, name):
+        for b in self.boots:
+            if b.name == name:
+                return b
+        return None
+
+    def samples(self, boot_prefix, measure, variant):
+        """Samples of (measure, variant) from the boots named boot_prefix*."""
+        got = []
+        for b in self.boots:
+            if b.name == boot_prefix or b.name.startswith(boot_prefix + "-"):
+                got += b.samples.get((measure, variant), [])
+        return got
+
+    def meta(self, boot, key):
+        b = self.boot(boot)
+        return b.meta.get(key) if b else None
+
+    def add(self, name, unit, compare, sides, ktask, baseline, ratio, ratio_means,
+            goal=None, note=None):
+        """sides: {label: stats}; ktask/baseline/ratio: numbers or None."""
+        met = None
+        if goal and ratio is not None:
+            op, limit = goal.split()
+            met = ratio >= float(limit) if op == ">=" else ratio <= float(limit)
+        self.entries.append({
+            "name": name, "unit": unit, "ktask": ktask, "baseline": baseline,
+            "ratio": ratio, "goal": goal, "met": met, "ratio_means": ratio_means,
+            "compare": compare, "sides": sides, "note": note,
+        })
+
+    def missing(self, name, unit, goal, why):
+        self.entries.append({
+            "name": name, "unit": unit, "ktask": None, "baseline": None, "ratio": None,
+            "goal": goal, "met": None, "ratio_means": None, "compare": None,
+            "sides": {}, "note": why,
+        })
+
+    # ---- the measures -------------------------------------------------
+
+    def cpu(self):
+        v = max([int(k[1].split("-")[1]) for b in self.boots for k in b.samples
+                 if k[0] == "cpu"] or [0])
+        k1 = stats(self.samples("synthetic", "cpu", "ktask-1"), 1e6)
+        u1 = stats(self.samples("synthetic", "cpu", "user-1"), 1e6)
+        if not k1 or not u1:
+            self.missing("synthetic-cpu-speedup-2threads", "x", ">= 0.97", "not measured")
+            return
+        units = self.meta("synthetic", "cpu_units")
+        self.add("synthetic-cpu-1thread", "ms",
+                 f"one thread: the synthetic cpu task of {units} units in the kernel vs "
+                 "the same loop in one userspace process, same boot",
+                 {"ktask 1 thread": k1, "userspace 1 process": u1},
+                 k1["median"], u1["median"], k1["median"] / u1["median"],
+                 "kernel time / userspace time")
+        self.speedup = [(1, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0)]
+        for t in range(2, v + 1):
+            kt = stats(self.samples("synthetic", "cpu", f"ktask-{t}"), 1e6)
+            ut = stats(self.samples("synthetic", "cpu", f"user-{t}"), 1e6)
+            if not kt or not ut:
+                continue
+            ks = k1["median"] / kt["median"]
+            us = u1["median"] / ut["median"]
+            used = self.meta("synthetic", f"threads_used-{t}")
+            self.speedup.append((t, ks, k1["median"] / kt["max"], k1["median"] / kt["min"],
+                                 us, u1["median"] / ut["max"], u1["median"] / ut["min"]))
+            self.add(f"synthetic-cpu-speedup-{t}threads", "x",
+                     f"speedup over one thread (median times) of the synthetic cpu task at "
+                     f"{t} threads ({used} used) vs {t} userspace processes, same boot",
+                     {f"ktask {t} threads (ms)": kt, f"userspace {t} processes (ms)": ut},
+                     ks, us, ks / us, "ktask speedup / userspace speedup",
+                     ">= 0.97" if t == 2 else None)
+
+    def tiny(self):
+        chunk = self.meta("synthetic", "tiny_chunk") or "?"
+        calls = self.meta("synthetic", "tiny_calls") or "?"
+        chunk2 = int(chunk) * 2 if chunk.isdigit() else "2 x min_chunk"
+        for name, measure, what, goal in (
+                ("tiny-task", "tiny-1x", f"size = min_chunk = {chunk} units (one thread)", "<= 1.05"),
+                ("tiny-task-2x", "tiny-2x", f"size {chunk2}, min_chunk {chunk} (two chunks: a helper)", None),
+                ("tiny-task-1unit", "tiny-1unit", "size = min_chunk = 1 unit (the smallest task)", None)):
+            k = stats(self.samples("synthetic", measure, "ktask"), 1)
+            d = stats(self.samples("synthetic", measure, "direct"), 1)
+            if not k or not d:
+                self.missing(name, "ns/call", goal, "not measured")
+                continue
+            used = self.meta("synthetic", f"threads_used-{measure}")
+            self.add(name, "ns/call",
+                     f"cpu task, {what}: ktask_run ({used} threads used) vs a direct call of "
+                     f"the thread function, ns per call over {calls} calls, same boot",
+                     {"ktask": k, "direct call": d}, k["median"], d["median"],
+                     k["median"] / d["median"], "ktask time / direct call time", goal)
+
+    def versus_baseline(self, job, name, measure, goal, what):
+        k = stats(self.samples(f"{job}-ktask", measure, "ktask"), 1e6)
+        one = stats(self.samples(f"{job}-ktask", measure, "1thread"), 1e6)
+        base = stats(self.samples(f"{job}-baseline", measure, "baseline"), 1e6)
+        if not k or not base:
+            self.missing(name, "ms", goal, "not measured" + ("" if k else " (ktask boot)")
+                         + ("" if base else " (baseline boot)"))
+            return
+        sides = {"ktask": k}
+        if one:
+            sides["ktask 1 thread"] = one
+        sides["baseline kernel"] = base
+        note = None
+        if one:
+            note = (f"ktask at its default vs ktask limited to 1 thread, same boot: "
+                    f"{one['median'] / k['median']:.2f}x")
+        self.add(name, "ms", what + "; ktask and ktask at 1 thread in one boot, the baseline "
+                 "kernel in its own", sides, k["median"], base["median"],
+                 base["median"] / k["median"], "speedup: baseline time / ktask time", goal, note)
+        e = self.entries[-1]
+        e["ktask_1thread"] = one["median"] if one else None
+        e["ratio_1thread"] = one["median"] / k["median"] if one else None
+
+    def fallocate(self):
+        size = self.meta("fallocate-ktask", "falloc_size") or "?"
+        self.versus_baseline("fallocate", "fallocate-1G-pages", "fallocate-1G", ">= 1.7",
+                             f"fallocate -l {size} on hugetlbfs, 1 GiB pages")
+        self.versus_baseline("fallocate", "fallocate-2M-pages", "fallocate-2M", ">= 1.6",
+                             f"fallocate -l {size} on hugetlbfs, 2 MiB pages")
+
+    def vfio(self):
+        size = (self.meta("vfio-ktask", "vfio_size") or self.meta("vfio-baseline", "vfio_size")
+                or "1G")
+        self.versus_baseline("vfio", f"vfio-map-{size}", f"vfio-map-{size}", ">= 1.6",
+                             f"VFIO_IOMMU_MAP_DMA of {size}, fresh buffer (pinning faults it in)")
+        self.versus_baseline("vfio", f"vfio-map-{size}-populated", f"vfio-map-{size}-populated", None,
+                             f"VFIO_IOMMU_MAP_DMA of {size}, MAP_POPULATE'd buffer")
+
+    def deferred(self):
+        k = stats(self.samples("deferred-ktask", "deferred", "ktask"), 1e6)
+        one = stats(self.samples("deferred-1thread", "deferred", "1thread"), 1e6)
+        base = stats(self.samples("deferred-baseline", "deferred", "baseline"), 1e6)
+        if not k or not base:
+            self.missing("deferred-init", "ms", "<= 1.0", "not measured")
+            return
+        sides = {"ktask": k}
+        if one:
+            sides["ktask.max_threads=1"] = one
+        sides["baseline kernel (padata)"] = base
+        self.add("deferred-init", "ms",
+                 f"deferred struct page init at boot, slowest node, median over {k['n']} boots "
+                 "per kernel", sides, k["median"], base["median"], k["median"] / base["median"],
+                 "ktask time / baseline time", "<= 1.0",
+                 f"ktask.max_threads=1: {one['median']:.0f} ms" if one else None)
+        self.entries[-1]["ktask_1thread"] = one["median"] if one else None
+
+    def contention(self):
+        alone = stats(self.samples("synthetic", "contention", "alone"), 1e6)
+        workers = self.meta("synthetic", "stress_workers")
+        threads = self.meta("synthetic", "contention_ktask_threads")
+        for name, variant, nice, goal in (("contention-nice19", "nice19", 19, "<= 1.05"),
+                                          ("contention-nice0", "nice0", 0, None)):
+            s = stats(self.samples("synthetic", "contention", variant), 1e6)
+            if not alone or not s:
+                self.missing(name, "ms", goal, "not measured")
+                continue
+            self.add(name, "ms",
+                     f"stress-ng --cpu {workers} (fixed bogo ops) while a {threads}-thread "
+                     f"ktask task's helpers run at nice {nice} vs stress-ng alone, same boot",
+                     {f"with nice-{nice} helpers": s, "alone": alone},
+                     s["median"], alone["median"], s["median"] / alone["median"],
+                     "stress-ng time with ktask / alone", goal)
+
+    def starvation(self):
+        one = stats(self.samples("synthetic", "starvation", "1thread"), 1e6)
+        workers = self.meta("synthetic", "stress_workers")
+        threads = self.meta("synthetic", "starvation_ktask_threads")
+        for name, variant, what, goal in (("starvation-renice", "renice1", "with renice", "<= 1.0"),
+                                          ("starvation-no-renice", "renice0", "without renice", None)):
+            s = stats(self.samples("synthetic", "starvation", variant), 1e6)
+            if not one or not s:
+                self.missing(name, "ms", goal, "not measured")
+                continue
+            self.add(name, "ms",
+                     f"the caller's task time under stress-ng --cpu {workers} (started first): "
+                     f"{threads} threads {what} vs 1 thread, same boot",
+                     {f"{threads} threads {what}": s, "1 thread": one},
+                     s["median"], one["median"], s["median"] / one["median"],
+                     "task time / 1-thread task time", goal)
+
+    def build(self):
+        self.speedup = None
+        ran = self.env.get("only", " ".join(JOBS)).split()
+        for job in JOBS:
+            if job in ran:
+                getattr(self, job)()
+        # A job the guest reported as failed.
+        failed = sorted({j for b in self.boots for j in b.failed_jobs})
+        for e in self.entries:
+            for job in failed:
+                if any(e["name"].startswith(m) for m in JOBS[job]):
+                    e["note"] = ((e["note"] + "; ") if e["note"] else "") + f"job {job} failed"
+        self.failed_jobs = failed
+
+    # ---- output -------------------------------------------------------
+
+    def write_json(self):
+        doc = {"run": self.env, "failed_jobs": self.failed_jobs, "measures": self.entries}
+        with open(os.path.join(self.out, "results.json"), "w") as f:
+            json.dump(doc, f, indent=2)
+            f.write("\n")
+
+    @staticmethod
+    def num(x, unit=None):
+        if x is None:
+            return "-"
+        if unit == "x":
+            return f"{x:.2f}"
+        if abs(x) >= 100:
+            return f"{x:.0f}"
+        if abs(x) >= 10:
+            return f"{x:.1f}"
+        return f"{x:.2f}"
+
+    def write_md(self, plots):
+        env = self.env
+        lines = ["# ktask benchmark results", ""]
+        wall = int(env.get("wall_s", "0") or 0)
+        lines.append(
+            f"{env.get('date', '?')}: {'QUICK run' if env.get('quick') else 'full run'} in "
+            f"{wall // 60}m{wall % 60:02d}s; guest {env.get('smp', '?')} vCPUs over "
+            f"{env.get('nodes', '?')} nodes ({env.get('accel', 'tcg')}) on a "
+            f"{env.get('host_cpus', '?')}-CPU host; {env.get('repeats', '?')} timed runs per "
+            f"variant after a discarded warm-up, {env.get('boots', '?')} boot(s) per kernel for "
+            "deferred init.")
+        lines.append("")
+        lines.append(f"Kernels: ktask {env.get('ktask_image', '?')}, baseline "
+                     f"{env.get('baseline_image', '?')} (series last changed in "
+                     f"{env.get('series_commit', '?')}).")
+        lines.append("")
+        lines.append("| measure | unit | ktask | baseline | ratio | goal | met |")
+        lines.append("|---|---|---:|---:|---:|---|---|")
+        for e in self.entries:
+            met = {True: "yes", False: "**NO**", None: "-"}[e["met"]]
+            if e["met"] is None and e["goal"]:
+                met = "not measured"
+            ratio = "-" if e["ratio"] is None else f"{e['ratio']:.3f}"
+            lines.append(f"| {e['name']} | {e['unit']} | {self.num(e['ktask'], e['unit'])} | "
+                         f"{self.num(e['baseline'], e['unit'])} | {ratio} | "
+                         f"{e['goal'] or ''} | {met} |")
+        lines.append("")
+        missed = [e for e in self.entries if e["met"] is False]
+        unmeasured = [e for e in self.entries if e["goal"] and e["met"] is None]
+        if missed:
+            lines.append("**Goals missed:** " + "; ".join(
+                f"{e['name']} (ratio {e['ratio']:.3f}, goal {e['goal']})" for e in missed) + ".")
+        else:
+            lines.append("Goals missed: none.")
+        if unmeasured:
+            lines.append("")
+            lines.append("**Not measured:** " + ", ".join(e["name"] for e in unmeasured) + ".")
+        if self.env.get("failed_boots"):
+            lines.append("")
+            lines.append(f"**Failed boots:** {self.env['failed_boots']} (see raw/NAME.log.err).")
+        lines += ["", "How to read it: `ktask` and `baseline` are medians of the two sides "
+                  "named under each measure below (the baseline is mainline's code path, a "
+                  "direct call, userspace or the workload alone, as the measure says); "
+                  "`ratio` is what the goal is about and says how it is computed.  Under TCG "
+                  "timings vary by 20-30% from boot to boot: ratios within one boot are the "
+                  "firm ones, ratios against the baseline kernel compare two boots.", ""]
+        lines.append("## Measures")
+        lines.append("")
+        for e in self.entries:
+            lines.append(f"### {e['name']}")
+            lines.append("")
+            if e["compare"]:
+                lines.append(e["compare"] + ".")
+                lines.append("")
+            if e["ratio_means"]:
+                lines.append(f"ratio = {e['ratio_means']}"
+                             + (f"; goal {e['goal']}" if e["goal"] else "; no goal (reported)")
+                             + ".")
+                lines.append("")
+            if e["sides"]:
+                unit = "ms" if e["unit"] == "x" else e["unit"]
+                lines.append(f"| side | min | median | max | runs |")
+                lines.append("|---|---:|---:|---:|---:|")
+                for label, s in e["sides"].items():
+                    lines.append(f"| {label} | {self.num(s['min'])} | {self.num(s['median'])} | "
+                                 f"{self.num(s['max'])} | {s['n']} |")
+                lines.append("")
+                if e["unit"] == "x":
+                    lines.append("(times in ms)")
+                    lines.append("")
+            if e["note"]:
+                lines.append(e["note"] + ".")
+                lines.append("")
+        if plots:
+            lines.append("## Plots")
+            lines.append("")
+            for png, title in plots:
+                lines.append(f"![{title}]({png})")
+                lines.append("")
+        with open(os.path.join(self.out, "results.md"), "w") as f:
+            f.write("\n".join(lines))
+        return lines
+
+    def plot(self):
+        """Data files and gnuplot; returns [(png, title)] made."""
+        gnuplot = shutil.which("gnuplot")
+        jobs = []
+        if self.speedup and len(self.speedup) > 1:
+            dat = os.path.join(self.out, "speedup.dat")
+            with open(dat, "w") as f:
+                f.write("# threads ktask ktask_low ktask_high user user_low user_high\n")
+                for row in self.speedup:
+                    f.write(" ".join(f"{x:.4f}" if isinstance(x, float) else str(x)
+                                     for x in row) + "\n")
+            jobs.append(("speedup.png", "speedup.gp", dat,
+                         "Synthetic cpu task: speedup vs threads, ktask and userspace processes"))
+
+        def bars(png, names, title, ylabel):
+            rows = []
+            for label, e, side in names:
+                s = e["sides"].get(side) if e else None
+                if s:
+                    rows.append((label, s))
+            if not rows:
+                return
+            dat = os.path.join(self.out, png.replace(".png", ".dat"))
+            with open(dat, "w") as f:
+                f.write("# label median min max\n")
+                for label, s in rows:
+                    f.write(f'"{label}" {s["median"]:.3f} {s["min"]:.3f} {s["max"]:.3f}\n')
+            jobs.append((png, "bars.gp", dat, title, ylabel))
+
+        by = {e["name"]: e for e in self.entries}
+        c19, c0 = by.get("contention-nice19"), by.get("contention-nice0")
+        bars("contention.png",
+             [("stress-ng alone", c19, "alone"),
+              ("with nice-19 helpers", c19, "with nice-19 helpers"),
+              ("with nice-0 helpers", c0, "with nice-0 helpers")],
+             "Seed 004 contention: stress-ng's time (min/median/max)", "stress-ng wall time (ms)")
+        s1, s0 = by.get("starvation-renice"), by.get("starvation-no-renice")
+        t = self.meta("synthetic", "starvation_ktask_threads") or "V"
+        bars("starvation.png",
+             [(f"{t} threads, no renice", s0, f"{t} threads without renice"),
+              (f"{t} threads, renice", s1, f"{t} threads with renice"),
+              ("1 thread", s1, "1 thread")],
+             "Seed 005 starvation: the caller's task time under stress-ng (min/median/max)",
+             "task time (ms)")
+        made = []
+        if not gnuplot:
+            print("results.py: no gnuplot (make deps): no plots", file=sys.stderr)
+            return made
+        for job in jobs:
+            png, script, dat, title = job[:4]
+            ylabel = job[4] if len(job) > 4 else ""
+            def q(text):    # a gnuplot single-quoted string
+                return "'" + text.replace("'", "''") + "'"
+            args = [gnuplot, "-e", f"datafile={q(dat)}; outfile={q(os.path.join(self.out, png))}; "
+                    f"plottitle={q(title)}; ylabel={q(ylabel)}", os.path.join(HERE, script)]
+            r = subprocess.run(args, capture_output=True, text=True)
+            if r.returncode != 0:
+                print(f"results.py: gnuplot {script} failed:\n{r.stderr}", file=sys.stderr)
+                continue
+            made.append((png, title))
+        return made
+
+
+def main():
+    if len(sys.argv) != 2:
+        print("usage: results.py OUT", file=sys.stderr)
+        return 2
+    r = Results(sys.argv[1])
+    r.build()
+    r.write_json()
+    plots = r.plot()
+    lines = r.write_md(plots)
+    # The table, for the terminal.
+    for line in lines:
+        if line.startswith("## Measures"):
+            break
+        print(line)
+    print(f"(details: {os.path.join(r.out, 'results.md')}, results.json"
+          + (", " + ", ".join(p for p, _ in plots) if plots else "") + ")")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -7,7 +7,7 @@ KERNEL ?= ktask
 export KERNEL KTASK_CACHE VM_SMP VM_MEM VM_NODES VM_APPEND VM_QEMU_ARGS VM_TIMEOUT VM_ACCEL
 
 .PHONY: help deps kernel tree export-patches vm-run test test-kunit test-bats demo \
-	check-series tools bench-vfio clean
+	check-series tools bench bench-vfio clean
 
 help:
 	@echo "make deps             install what the project needs (apt-get)"
@@ -18,6 +18,7 @@ help:
 	@echo "make test             everything: KUnit + bats in the guest"
 	@echo "make demo             boot the guest and show ktask at work"
 	@echo "make check-series     every patch builds on its own, checkpatch, kernel-doc, KTASK=n"
+	@echo "make bench            the seeds' experiments, ktask vs baseline kernel and userspace (QUICK=1: short)"
 	@echo "make bench-vfio       VFIO map 1 GiB, ktask vs 1 thread (BENCH_VFIO_SWEEP=1: 2M-256M)"
 
 deps:
@@ -49,6 +50,9 @@ check-series: deps kernel
 	@$(TOP)/scripts/check-series.sh
 
 # Benchmarks boot whatever kernel is built: they never rebuild it.
+bench: deps tools
+	@$(TOP)/scripts/bench.sh
+
 bench-vfio: tools
 	@$(TOP)/scripts/bench-vfio.sh
 

@@ -9,6 +9,7 @@ packages=(
 	python3-ply python3-git meson ninja-build pkg-config libnl-3-dev libnl-genl-3-dev
 	bats bats-assert bats-support
 	util-linux procps kmod
+	stress-ng gnuplot-nox
 )
 
 missing=()

@@ -1,0 +1,189 @@
+#!/bin/bash
+# make bench: the seeds' experiments on this machine, ktask side by side with
+# the baseline kernel (the same tree and config without the series) and with
+# userspace.  One boot per kernel and configuration; the guest sides are
+# bench/*.sh, which print raw samples; bench/results.py turns them into
+# build/bench/results.json, results.md and the PNG plots.
+#
+#   boot "synthetic" (ktask, VM_MEM or 4G): cpu, tiny, contention, starvation
+#   boots "fallocate-ktask", "fallocate-baseline" (6G, 1 GiB + 2 MiB pages)
+#   boots "vfio-ktask", "vfio-baseline" (3G, intel-iommu + edu)
+#   BENCH_BOOTS x boots "deferred-{ktask,1thread,baseline}-N" (16G)
+#
+# Environment:
+#   QUICK=1          a short run of every measure (fewer, smaller runs)
+#   BENCH_REPEATS    timed runs per variant after the warm-up (5; QUICK 3)
+#   BENCH_BOOTS      boots per kernel for deferred init (3; QUICK 1)
+#   BENCH_ONLY       measures to run, of: cpu tiny contention starvation
+#                    fallocate vfio deferred (default: all)
+#   VM_SMP (2), VM_NODES (2), VM_MEM (raises every guest's memory; never
+#   below a measure's need), VM_APPEND, VM_QEMU_ARGS, VM_TIMEOUT (1800)
+#   BENCH_CPU_UNITS, BENCH_TINY_CHUNK, BENCH_TINY_CALLS, BENCH_STRESS_SECS,
+#   BENCH_STARVE_SECS, BENCH_FALLOC_SIZE, BENCH_VFIO_SIZE: see bench/*.sh
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+start_s=$(date +%s)
+quick=${QUICK:-}
+[ "$quick" != 0 ] || quick=
+out=$KTASK_TOP/build/bench
+raw=$out/raw
+
+# What the guest sees: settings go on its command line (vm-run.sh does not
+# forward the environment).
+if [ -n "$quick" ]; then
+	: "${BENCH_REPEATS:=3}" "${BENCH_BOOTS:=1}" "${BENCH_CPU_UNITS:=300000}" "${BENCH_TINY_CALLS:=500}"
+	: "${BENCH_STRESS_SECS:=2}" "${BENCH_STARVE_SECS:=1}" "${BENCH_FALLOC_SIZE:=1G}"
+fi
+: "${BENCH_REPEATS:=5}" "${BENCH_BOOTS:=3}"
+guest_vars=(BENCH_REPEATS BENCH_CPU_UNITS BENCH_TINY_CHUNK BENCH_TINY_CALLS BENCH_STRESS_SECS
+	BENCH_STARVE_SECS BENCH_CONTENTION_WORKERS BENCH_FALLOC_SIZE BENCH_VFIO_SIZE)
+settings=
+for v in "${guest_vars[@]}"; do
+	[ -z "${!v:-}" ] || settings+="$v=$(printf '%q' "${!v}") "
+done
+
+only=" ${BENCH_ONLY:-cpu tiny contention starvation fallocate vfio deferred} "
+only=${only//,/ }
+for m in $only; do
+	case $m in
+	cpu|tiny|contention|starvation|fallocate|vfio|deferred) ;;
+	*) die "BENCH_ONLY: unknown measure '$m' (cpu tiny contention starvation fallocate vfio deferred)" ;;
+	esac
+done
+wanted() { [[ $only == *" $1 "* ]]; }
+
+export VM_SMP=${VM_SMP:-2}
+export VM_TIMEOUT=${VM_TIMEOUT:-1800}
+export VM_QUIET=1
+
+# mem_for MIN_MIB: VM_MEM if it is larger than what the measure needs.
+to_mib() {
+	case $1 in
+	*[Gg]) echo $(( ${1%[Gg]} * 1024 )) ;;
+	*[Mm]) echo "${1%[Mm]}" ;;
+	*) echo "$1" ;;
+	esac
+}
+mem_for() {
+	local want=$1 have
+	have=$(to_mib "${VM_MEM:-0}")
+	[ "$have" -gt "$want" ] || have=$want
+	if [ $(( have % 1024 )) = 0 ]; then echo "$(( have / 1024 ))G"; else echo "${have}M"; fi
+}
+
+# Nothing is rebuilt: the benchmark measures the kernels that are built,
+# building only a missing one.
+for k in ktask baseline; do
+	[ -f "$(kernel_image "$k")" ] || "$KTASK_TOP/scripts/build-kernel.sh" "$k"
+done
+for f in build/meson/bench/cpu-units build/meson/tests-bats/progs/vfio-map build/meson/ktaskctl/ktaskctl; do
+	[ -x "$KTASK_TOP/$f" ] || { "$KTASK_TOP/scripts/build-tools.sh"; break; }
+done
+command -v stress-ng > /dev/null || die "no stress-ng (make deps)"
+image_id() {
+	local img
+	img=$(kernel_image "$1")
+	echo "$(date -r "$img" '+%Y-%m-%d %H:%M') sha256:$(sha256sum "$img" | cut -c1-12)"
+}
+declare -A image_ids=([ktask]=$(image_id ktask) [baseline]=$(image_id baseline))
+
+rm -rf "$raw"
+mkdir -p "$raw"
+rm -f "$out"/results.* "$out"/*.png "$out"/*.dat
+
+# The plan: one line per boot, "NAME KERNEL MEM_MIB APPEND|QEMU|CMD".
+plan=()
+synthetic_jobs=
+for j in cpu tiny contention starvation; do
+	wanted "$j" && synthetic_jobs+="$j "
+done
+[ -z "$synthetic_jobs" ] || plan+=("synthetic ktask 4096 ||$synthetic_jobs")
+hugepages="hugepagesz=1G hugepages=2 hugepagesz=2M hugepages=1100"
+if wanted fallocate; then
+	plan+=("fallocate-ktask ktask 6144 $hugepages||fallocate")
+	plan+=("fallocate-baseline baseline 6144 $hugepages||fallocate")
+fi
+if wanted vfio; then
+	plan+=("vfio-ktask ktask 3072 intel_iommu=on iommu=nopt|-device intel-iommu -device edu|vfio-dma")
+	plan+=("vfio-baseline baseline 3072 intel_iommu=on iommu=nopt|-device intel-iommu -device edu|vfio-dma")
+fi
+if wanted deferred; then
+	for ((b = 1; b <= BENCH_BOOTS; b++)); do
+		plan+=("deferred-ktask-$b ktask 16384 ||deferred ktask")
+		plan+=("deferred-1thread-$b ktask 16384 ktask.max_threads=1||deferred 1thread")
+		plan+=("deferred-baseline-$b baseline 16384 ||deferred baseline")
+	done
+fi
+
+elapsed() {
+	local s=$(( $(date +%s) - start_s ))
+	printf '%dm%02ds' $(( s / 60 )) $(( s % 60 ))
+}
+
+# The guest command: each job of the boot, a failed one reported as
+# "@failed JOB" and the rest still run.
+guest_cmd() {
+	local cmd='rc=0; ' job args
+	for job in $1; do
+		args=
+		if [ "$job" = deferred ]; then args=" $2"; fi
+		cmd+="$settings$KTASK_TOP/bench/$job.sh$args || { rc=1; echo '@failed $job'; }; "
+	done
+	echo "${cmd}exit \$rc"
+}
+
+failed=()
+step=0
+info "bench: ${#plan[@]} boots, $VM_SMP vCPUs, $BENCH_REPEATS repeats${quick:+ (QUICK)}; raw output in $raw"
+for entry in "${plan[@]}"; do
+	step=$((step + 1))
+	read -r name kernel mem rest <<< "$entry"
+	IFS='|' read -r append qemu jobs <<< "$rest"
+	mem=$(mem_for "$mem")
+	case $jobs in
+	deferred\ *) cmd=$(guest_cmd deferred "${jobs#deferred }") ;;	# carries the variant
+	*) cmd=$(guest_cmd "$jobs") ;;
+	esac
+	log=$raw/$name.log
+	info "[$step/${#plan[@]}] $name: $kernel kernel, $VM_SMP vCPUs, $mem${append:+, $append} ($(elapsed) elapsed)"
+	echo "@boot $name $kernel $VM_SMP $mem" > "$log"
+	if KERNEL=$kernel VM_MEM=$mem VM_APPEND="${VM_APPEND:-} $append" VM_QEMU_ARGS="${VM_QEMU_ARGS:-} $qemu" \
+		"$KTASK_TOP/scripts/vm-run.sh" "$cmd" 2> "$log.err" |
+		tee -a "$log" | awk '/^@failed/ { print "    FAILED: " $2; fflush() } !/^@/ { print "  " $0; fflush() }' >&2; then
+		:
+	else
+		failed+=("$name")
+		echo "  $name: the boot failed; $log.err:" >&2
+		tail -n 15 "$log.err" | sed 's/^/  | /' >&2
+	fi
+done
+
+wall=$(( $(date +%s) - start_s ))
+for k in ktask baseline; do
+	[ "$(image_id "$k")" = "${image_ids[$k]}" ] ||
+		image_ids[$k]+=" (replaced during the run by $(image_id "$k"))"
+done
+{
+	echo "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
+	echo "quick=${quick:+1}"
+	echo "repeats=$BENCH_REPEATS"
+	echo "boots=$BENCH_BOOTS"
+	echo "smp=$VM_SMP"
+	echo "nodes=${VM_NODES:-2}"
+	echo "vm_mem=${VM_MEM:-}"
+	echo "accel=${VM_ACCEL:-tcg}"
+	echo "host_cpus=$(nproc)"
+	echo "host=$(uname -sr)"
+	echo "ktask_image=${image_ids[ktask]}"
+	echo "baseline_image=${image_ids[baseline]}"
+	echo "series_commit=$(git -C "$KTASK_TOP" log -1 --format='%h %s' -- kernel/patches 2>/dev/null || true)"
+	echo "only=$(echo $only)"
+	echo "settings=$settings"
+	echo "failed_boots=${failed[*]}"
+	echo "wall_s=$wall"
+} > "$out/run.env"
+
+info "bench: done in $(elapsed); results"
+python3 "$KTASK_TOP/bench/results.py" "$out"
+[ ${#failed[@]} = 0 ] || die "failed boots: ${failed[*]} (logs in $raw)"

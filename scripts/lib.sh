@@ -37,7 +37,8 @@ kernel_fragments() {
 	ktask)    echo "base.config ktask.config" ;;
 	baseline) echo "base.config" ;;
 	ktask-off) echo "base.config ktask-off.config" ;;
-	*) die "unknown KERNEL '$1' (ktask, baseline, ktask-off)" ;;
+	debug)    echo "base.config ktask.config debug.config" ;;
+	*) die "unknown KERNEL '$1' (ktask, baseline, ktask-off, debug)" ;;
 	esac
 }
 

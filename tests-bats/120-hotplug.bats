@@ -94,8 +94,10 @@ teardown() {
 
 @test "a task in flight survives CPUs going offline and online, and leaves nothing in use" {
 	size=3000
-	exec 3<> "$KTASK_DEBUGFS/synthetic"
-	echo "kind=sleep size=$size max_threads=$(nproc --all)" >&3 &
+	# bats owns fd 3: the writer keeps its own descriptor to read back through
+	bash -c 'exec 7<> "$1" && echo "$2" >&7 && cat /proc/self/fd/7' _ \
+		"$KTASK_DEBUGFS/synthetic" "kind=sleep size=$size max_threads=$(nproc --all)" \
+		> "$BATS_TEST_TMPDIR/result" &
 	writer=$!
 	sleep 0.3
 	for round in 1 2 3; do
@@ -103,8 +105,7 @@ teardown() {
 		for c in $(hotpluggable_cpus); do set_online "$c" 1; done
 	done
 	wait "$writer"
-	run cat /proc/self/fd/3
-	exec 3>&-
+	run cat "$BATS_TEST_TMPDIR/result"
 	assert_line "units_done: $size"
 	assert_line "error: 0"
 	[ "$(in_use system)" -eq 0 ]

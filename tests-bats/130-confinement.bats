@@ -68,9 +68,11 @@ TASK="kind=sleep size=200"
 @test "taskset of two CPUs: two threads, and chunks ran only there" {
 	[ "$(nproc)" -ge 3 ] || skip "needs 3 CPUs to leave one out"
 	last=$(( $(nproc) - 1 ))
-	confined_synthetic "$TASK" taskset -c "1,$last"
+	# busy units keep each thread on its CPU; the caller may still move
+	# between its two, so any subset of them is right, and nothing else
+	confined_synthetic "kind=cpu size=20000" taskset -c "1,$last"
 	assert_line "threads_used: 2"
-	assert_line "cpus: 1,$last"
+	assert_line --regexp "^cpus: (1|$last|1,$last)\$"
 }
 
 @test "a cgroup v2 cpuset of one CPU: one thread, on that CPU" {

@@ -324,6 +324,12 @@ class Results:
             f"variant after a discarded warm-up, {env.get('boots', '?')} boot(s) per kernel for "
             "deferred init.")
         lines.append("")
+        if int(env.get("host_other_guests", "0") or 0):
+            lines.append(f"**The host was not quiet:** up to {env['host_other_guests']} other "
+                         "QEMU guest(s) ran beside the benchmark's (load average "
+                         f"{env.get('host_load_start', '?')} at the start); the timings, and so "
+                         "the goals' verdicts, are not to be trusted.")
+            lines.append("")
         lines.append(f"Kernels: ktask {env.get('ktask_image', '?')}, baseline "
                      f"{env.get('baseline_image', '?')} (series last changed in "
                      f"{env.get('series_commit', '?')}).")

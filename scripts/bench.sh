@@ -135,6 +135,8 @@ guest_cmd() {
 
 failed=()
 step=0
+busy=0
+load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 info "bench: ${#plan[@]} boots, $VM_SMP vCPUs, $BENCH_REPEATS repeats${quick:+ (QUICK)}; raw output in $raw"
 for entry in "${plan[@]}"; do
 	step=$((step + 1))
@@ -146,6 +148,10 @@ for entry in "${plan[@]}"; do
 	*) cmd=$(guest_cmd "$jobs") ;;
 	esac
 	log=$raw/$name.log
+	# Benchmarks need a quiet host: note any other guest running.
+	others=$(pgrep -c -f '^qemu-system-x86_64 ' || true)
+	[ "$others" -le "$busy" ] || busy=$others
+	[ "$others" = 0 ] || info "warning: $others other QEMU guest(s) running: timings will suffer"
 	info "[$step/${#plan[@]}] $name: $kernel kernel, $VM_SMP vCPUs, $mem${append:+, $append} ($(elapsed) elapsed)"
 	echo "@boot $name $kernel $VM_SMP $mem" > "$log"
 	if KERNEL=$kernel VM_MEM=$mem VM_APPEND="${VM_APPEND:-} $append" VM_QEMU_ARGS="${VM_QEMU_ARGS:-} $qemu" \
@@ -181,6 +187,8 @@ done
 	echo "only=$(echo $only)"
 	echo "settings=$settings"
 	echo "failed_boots=${failed[*]}"
+	echo "host_load_start=$load_start"
+	echo "host_other_guests=$busy"
 	echo "wall_s=$wall"
 } > "$out/run.env"
 

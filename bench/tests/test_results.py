@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""Host tests of make bench's pieces that need no guest: bench/results.py on
+made-up raw output, and bench/cpu-units.  Usage: test_results.py
+RESULTS_PY CPU_UNITS (meson passes both)."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+RESULTS_PY, CPU_UNITS = sys.argv[1:3] if len(sys.argv) >= 3 else (None, None)
+
+
+def raw(out, name, kernel, lines):
+    os.makedirs(os.path.join(out, "raw"), exist_ok=True)
+    with open(os.path.join(out, "raw", name + ".log"), "w") as f:
+        f.write(f"@boot {name} {kernel} 2 4G\n")
+        f.write("\n".join(lines) + "\n")
+
+
+def samples(measure, variant, *ms):
+    return [f"@sample {measure} {variant} {int(v * 1e6)}" for v in ms]
+
+
+class Results(unittest.TestCase):
+    def run_results(self, out, only):
+        with open(os.path.join(out, "run.env"), "w") as f:
+            f.write(f"only={only}\nsmp=2\nrepeats=3\nwall_s=61\nhost_other_guests=0\n")
+        r = subprocess.run([sys.executable, RESULTS_PY, out], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(os.path.join(out, "results.json")) as f:
+            doc = json.load(f)
+        with open(os.path.join(out, "results.md")) as f:
+            md = f.read()
+        return {e["name"]: e for e in doc["measures"]}, md, r
+
+    def test_ratios_goals_and_missing(self):
+        with tempfile.TemporaryDirectory() as out:
+            raw(out, "synthetic", "ktask",
+                ["  progress lines are ignored", "@meta cpu_units 1000",
+                 "@meta threads_used-2 2", "@meta tiny_chunk 16", "@meta tiny_calls 100"]
+                + samples("cpu", "ktask-1", 100, 110, 90) + samples("cpu", "user-1", 100, 100, 100)
+                + samples("cpu", "ktask-2", 55, 50, 60) + samples("cpu", "user-2", 52, 51, 50)
+                + samples("tiny-1x", "ktask", 1.1, 1.2, 1.0) + samples("tiny-1x", "direct", 1, 1, 1)
+                + samples("contention", "alone", 10, 10, 10)
+                + samples("contention", "nice19", 10.2, 10.4, 10.3)
+                + samples("contention", "nice0", 15, 15, 15)
+                + ["@sample cpu ktask-1 0", "@failed starvation"])
+            raw(out, "fallocate-ktask", "ktask",
+                samples("fallocate-1G", "ktask", 50, 50, 50) + samples("fallocate-1G", "1thread", 100, 100, 100)
+                + samples("fallocate-2M", "ktask", 60, 60, 60))
+            raw(out, "fallocate-baseline", "baseline",
+                samples("fallocate-1G", "baseline", 90, 90, 90) + samples("fallocate-2M", "baseline", 100, 100, 100))
+            m, md, r = self.run_results(out, "cpu tiny contention starvation fallocate")
+            self.assertIn("bad sample ignored", r.stderr)
+
+            e = m["synthetic-cpu-speedup-2threads"]
+            self.assertAlmostEqual(e["ktask"], 100 / 55)
+            self.assertAlmostEqual(e["baseline"], 100 / 51)
+            self.assertAlmostEqual(e["ratio"], (100 / 55) / (100 / 51))
+            self.assertEqual(e["goal"], ">= 0.97")
+            self.assertFalse(e["met"])
+            self.assertEqual(e["sides"]["ktask 2 threads (ms)"],
+                             {"min": 50, "median": 55, "max": 60, "n": 3})
+
+            self.assertAlmostEqual(m["tiny-task"]["ratio"], 1.1)
+            self.assertFalse(m["tiny-task"]["met"])
+            self.assertIsNone(m["tiny-task-2x"]["met"])       # not measured, no goal
+
+            self.assertTrue(m["contention-nice19"]["met"])    # 1.03 <= 1.05
+            self.assertIsNone(m["contention-nice0"]["goal"])
+            self.assertAlmostEqual(m["contention-nice0"]["ratio"], 1.5)
+
+            f1 = m["fallocate-1G-pages"]
+            self.assertAlmostEqual(f1["ratio"], 1.8)          # baseline / ktask
+            self.assertTrue(f1["met"])
+            self.assertAlmostEqual(f1["ratio_1thread"], 2.0)
+            self.assertAlmostEqual(m["fallocate-2M-pages"]["ratio"], 100 / 60)
+            self.assertTrue(m["fallocate-2M-pages"]["met"])
+
+            s = m["starvation-renice"]
+            self.assertIsNone(s["met"])
+            self.assertIn("job starvation failed", s["note"])
+            self.assertNotIn("deferred-init", m)              # not asked for
+
+            self.assertIn("| tiny-task | ns/call |", md)
+            self.assertIn("**Goals missed:** synthetic-cpu-speedup-2threads", md)
+            self.assertIn("**Not measured:** starvation-renice", md)
+            for key in ("name", "unit", "ktask", "baseline", "ratio", "goal", "met"):
+                self.assertIn(key, f1)
+
+    def test_nothing_measured(self):
+        with tempfile.TemporaryDirectory() as out:
+            os.makedirs(os.path.join(out, "raw"))
+            m, md, _ = self.run_results(out, "deferred vfio")
+            self.assertIsNone(m["deferred-init"]["met"])
+            self.assertIn("not measured", m["deferred-init"]["note"])
+            self.assertIn("Goals missed: none.", md)
+
+
+class CpuUnits(unittest.TestCase):
+    def test_output_and_usage(self):
+        r = subprocess.run([CPU_UNITS, "1000", "3"], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0)
+        words = dict(w.split("=") for w in r.stdout.split())
+        self.assertEqual(words["units"], "1000")
+        self.assertEqual(words["procs"], "3")
+        self.assertGreater(int(words["elapsed_ns"]), 0)
+        for bad in (["0"], ["10", "0"], ["x"], ["-1"], ["1", "2", "3"], []):
+            r = subprocess.run([CPU_UNITS] + bad, capture_output=True, text=True)
+            self.assertEqual(r.returncode, 2, bad)
+            self.assertIn("usage", r.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main(argv=sys.argv[:1])

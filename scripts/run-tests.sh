@@ -6,18 +6,22 @@
 #
 # Environment: BATS_FILTER (regex of bats test names), KTASK_TEST_RUNS
 # (space-separated "name:VM_SMP:mode" triples; mode full, kunit, or a bats
-# file to run alone, booted with that file's kernel arguments).
+# file to run alone, booted with that file's kernel arguments, memory and
+# QEMU devices).
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-runs=${KTASK_TEST_RUNS:-"smp2:2:full smp4:4:kunit param:2:095-boot-param.bats hugetlb:2:100-hugetlbfs.bats"}
+runs=${KTASK_TEST_RUNS:-"smp2:2:full smp4:4:kunit param:2:095-boot-param.bats hugetlb:2:100-hugetlbfs.bats vfio:2:110-vfio.bats"}
 
-# Kernel arguments and memory for the runs of a single bats file.
+# Kernel arguments, memory and extra QEMU devices for the runs of a single
+# bats file.
 declare -A run_append=(
 	[095-boot-param.bats]="ktask.max_threads=1"
 	[100-hugetlbfs.bats]="hugepagesz=1G hugepages=2 hugepagesz=2M hugepages=1100"
+	[110-vfio.bats]="intel_iommu=on iommu=nopt"
 )
-declare -A run_mem=([100-hugetlbfs.bats]=6G)
+declare -A run_mem=([100-hugetlbfs.bats]=6G [110-vfio.bats]=3G)
+declare -A run_qemu=([110-vfio.bats]="-device intel-iommu -device edu")
 out_dir=$KTASK_TOP/build/test
 mkdir -p "$out_dir"
 passed=0 failed=0 skipped=0
@@ -77,7 +81,8 @@ for run in $runs; do
 	esac
 	info "test run $name: $smp vCPUs, $mode"
 	log=$out_dir/$name.log
-	VM_MEM=${run_mem[$mode]:-${VM_MEM:-4G}} VM_SMP=$smp VM_QUIET=1 VM_APPEND="${VM_APPEND:-} ${run_append[$mode]:-}" "$KTASK_TOP/scripts/vm-run.sh" \
+	VM_MEM=${run_mem[$mode]:-${VM_MEM:-4G}} VM_SMP=$smp VM_QUIET=1 VM_APPEND="${VM_APPEND:-} ${run_append[$mode]:-}" \
+		VM_QEMU_ARGS="${VM_QEMU_ARGS:-} ${run_qemu[$mode]:-}" "$KTASK_TOP/scripts/vm-run.sh" \
 		"$KTASK_TOP/tests-bats/run-suite.sh $arg" > "$log" 2> "$log.err"
 	rc=$?
 	counts_before=$((passed + failed))

@@ -60,6 +60,8 @@ static const char usage_text[] =
 "  -v, --verify         DMA sample pages through the group's edu device\n"
 "  -d, --device BDF     the edu device for --verify (default: the group's)\n"
 "  -S, --samples N      pages --verify checks (default 6, first and last included)\n"
+"      --verify-skew N  DMA N bytes past each sample's IOVA: --verify must fail\n"
+"                       (tests the test)\n"
 "  -j, --json           one JSON object instead of key=value lines\n"
 "  -h, --help           this text\n"
 "\n"
@@ -372,7 +374,8 @@ static uint64_t pattern_word(uint64_t seed, uint64_t page, uint64_t i)
  * transfers go through the IOMMU at the IOVAs VFIO mapped; a page mapped at
  * the wrong IOVA, or not at all, reads back wrong.
  */
-static uint64_t verify(struct edu *e, uint8_t *buf, uint64_t size, uint64_t iova, unsigned int nsamples)
+static uint64_t verify(struct edu *e, uint8_t *buf, uint64_t size, uint64_t iova, unsigned int nsamples,
+		       uint64_t skew)
 {
 	uint64_t pagesz = (uint64_t)sysconf(_SC_PAGESIZE), npages = size / pagesz;
 	uint64_t seed = now_ns(), pages[64], n = 0, k, i;
@@ -397,7 +400,7 @@ static uint64_t verify(struct edu *e, uint8_t *buf, uint64_t size, uint64_t iova
 		if (dst != src)
 			memset(d, 0, pagesz);
 		__sync_synchronize();
-		edu_copy_page(e, iova + src * pagesz, iova + dst * pagesz, pagesz);
+		edu_copy_page(e, iova + src * pagesz + skew, iova + dst * pagesz, pagesz);
 		for (i = 0; i < words; i++) {
 			uint64_t want = pattern_word(seed, src, i);
 
@@ -424,11 +427,12 @@ int main(int argc, char **argv)
 		{ "verify", no_argument, NULL, 'v' },
 		{ "device", required_argument, NULL, 'd' },
 		{ "samples", required_argument, NULL, 'S' },
+		{ "verify-skew", required_argument, NULL, 'K' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	uint64_t size = 4096, iova = 0x100000, hole = UINT64_MAX, repeat = 1, samples = 6;
+	uint64_t size = 4096, iova = 0x100000, hole = UINT64_MAX, repeat = 1, samples = 6, skew = 0;
 	uint64_t pagesz = (uint64_t)sysconf(_SC_PAGESIZE);
 	bool populate = false, unmap = true, do_verify = false;
 	const char *device = NULL, *group_arg;
@@ -474,6 +478,11 @@ int main(int argc, char **argv)
 			if (!parse_size(optarg, &samples) || samples < 2 || samples > 64)
 				usage_error("--samples: '%s' is not a count (2-64)", optarg);
 			break;
+		case 'K':
+			if (!parse_size(optarg, &skew))
+				usage_error("--verify-skew: '%s' is not a size", optarg);
+			do_verify = true;
+			break;
 		case 'j':
 			json = true;
 			break;
@@ -495,6 +504,8 @@ int main(int argc, char **argv)
 		usage_error("--hole: %" PRIu64 " is not a page offset inside the buffer", hole);
 	if (!unmap && repeat > 1)
 		usage_error("--unmap-none maps once: no --repeat");
+	if (skew % pagesz || skew >= size)
+		usage_error("--verify-skew: a multiple of the page size inside the buffer");
 	if (do_verify && iova + size > EDU_ADDR_LIMIT)
 		usage_error("--verify: IOVA range %#" PRIx64 "-%#" PRIx64 " must end below 256 MiB (edu masks DMA addresses to 28 bits)",
 			    iova, iova + size);
@@ -579,7 +590,7 @@ int main(int argc, char **argv)
 		}
 		add_u64("map_ns", map_ns[c]);
 		if (do_verify && c == 0)
-			add_u64("verified_pages", verify(&edu, buf, size, iova, (unsigned int)samples));
+			add_u64("verified_pages", verify(&edu, buf, size, iova, (unsigned int)samples, skew));
 		if (!unmap)
 			break;
 		t0 = now_ns();

@@ -1,6 +1,7 @@
 #!/bin/bash
-# Run the whole suite: boot the default guest for KUnit + bats, and a
-# 4-vCPU guest for KUnit again.  Prints one line per test and closes with
+# Run the whole suite: boot the default guest for KUnit + bats, a 4-vCPU
+# guest for KUnit again, and a guest of its own for each file that needs
+# kernel arguments, memory, devices or 4 vCPUs (hotplug, confinement).  Prints one line per test and closes with
 # "N passed, N failed".  A guest whose kernel log shows a report, or that
 # dies or hangs, counts as a failed test of its own.
 #
@@ -11,13 +12,13 @@
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-runs=${KTASK_TEST_RUNS:-"smp2:2:full smp4:4:kunit param:2:095-boot-param.bats hugetlb:2:100-hugetlbfs.bats vfio:2:110-vfio.bats"}
+runs=${KTASK_TEST_RUNS:-"smp2:2:full smp4:4:kunit param:2:095-boot-param.bats hugetlb:2:100-hugetlbfs.bats vfio:2:110-vfio.bats hotplug4:4:120-hotplug.bats confine4:4:130-confinement.bats"}
 
 # Kernel arguments, memory and extra QEMU devices for the runs of a single
 # bats file.
 declare -A run_append=(
 	[095-boot-param.bats]="ktask.max_threads=1"
-	[100-hugetlbfs.bats]="hugepagesz=1G hugepages=2 hugepagesz=2M hugepages=1100"
+	[100-hugetlbfs.bats]="hugepagesz=1G hugepages=2 hugepagesz=2M hugepages=1100 trace_event=ktask:ktask_task_end"
 	[110-vfio.bats]="intel_iommu=on iommu=nopt"
 )
 declare -A run_mem=([100-hugetlbfs.bats]=6G [110-vfio.bats]=3G)

@@ -6,7 +6,7 @@ TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 KERNEL ?= ktask
 export KERNEL KTASK_CACHE VM_SMP VM_MEM VM_NODES VM_APPEND VM_QEMU_ARGS VM_TIMEOUT VM_ACCEL
 
-.PHONY: help deps kernel tree export-patches vm-run test test-kunit test-bats demo \
+.PHONY: help deps kernel tree export-patches vm-run test test-debug test-kunit test-bats demo \
 	check-series tools bench bench-vfio clean
 
 help:
@@ -16,6 +16,7 @@ help:
 	@echo "make export-patches   regenerate kernel/patches from the checkout"
 	@echo "make vm-run CMD='...' boot the kernel and run CMD as root in the guest"
 	@echo "make test             everything: KUnit + bats in the guest"
+	@echo "make test-debug       the same on the debug kernel (KASAN, lockdep, kmemleak, KFENCE)"
 	@echo "make demo             boot the guest and show ktask at work"
 	@echo "make check-series     every patch builds on its own, checkpatch, kernel-doc, KTASK=n"
 	@echo "make bench            the seeds' experiments, ktask vs baseline kernel and userspace (QUICK=1: short)"
@@ -42,6 +43,11 @@ tools:
 
 test: deps kernel tools
 	@$(TOP)/scripts/run-tests.sh
+
+# The same suite on the debug kernel (KASAN, lockdep, kmemleak, ...).
+test-debug: deps tools
+	@$(TOP)/scripts/build-kernel.sh debug
+	@KERNEL=debug $(TOP)/scripts/run-tests.sh
 
 demo: deps kernel tools
 	@$(TOP)/scripts/demo.sh

@@ -188,10 +188,11 @@ class Results:
                      {"ktask": k, "direct call": d}, k["median"], d["median"],
                      k["median"] / d["median"], "ktask time / direct call time", goal)
 
-    def versus_baseline(self, job, name, measure, goal, what):
-        k = stats(self.samples(f"{job}-ktask", measure, "ktask"), 1e6)
-        one = stats(self.samples(f"{job}-ktask", measure, "1thread"), 1e6)
-        base = stats(self.samples(f"{job}-baseline", measure, "baseline"), 1e6)
+    def versus_baseline(self, name, measure, goal, what):
+        """A measure of the memory boots: ktask (and 1 thread) vs baseline."""
+        k = stats(self.samples("memory-ktask", measure, "ktask"), 1e6)
+        one = stats(self.samples("memory-ktask", measure, "1thread"), 1e6)
+        base = stats(self.samples("memory-baseline", measure, "baseline"), 1e6)
         if not k or not base:
             self.missing(name, "ms", goal, "not measured" + ("" if k else " (ktask boot)")
                          + ("" if base else " (baseline boot)"))
@@ -212,18 +213,19 @@ class Results:
         e["ratio_1thread"] = one["median"] / k["median"] if one else None
 
     def fallocate(self):
-        size = self.meta("fallocate-ktask", "falloc_size") or "?"
-        self.versus_baseline("fallocate", "fallocate-1G-pages", "fallocate-1G", ">= 1.7",
+        size = (self.meta("memory-ktask", "falloc_size") or self.meta("memory-baseline", "falloc_size")
+                or "?")
+        self.versus_baseline("fallocate-1G-pages", "fallocate-1G", ">= 1.7",
                              f"fallocate -l {size} on hugetlbfs, 1 GiB pages")
-        self.versus_baseline("fallocate", "fallocate-2M-pages", "fallocate-2M", ">= 1.6",
+        self.versus_baseline("fallocate-2M-pages", "fallocate-2M", ">= 1.6",
                              f"fallocate -l {size} on hugetlbfs, 2 MiB pages")
 
     def vfio(self):
-        size = (self.meta("vfio-ktask", "vfio_size") or self.meta("vfio-baseline", "vfio_size")
+        size = (self.meta("memory-ktask", "vfio_size") or self.meta("memory-baseline", "vfio_size")
                 or "1G")
-        self.versus_baseline("vfio", f"vfio-map-{size}", f"vfio-map-{size}", ">= 1.6",
+        self.versus_baseline(f"vfio-map-{size}", f"vfio-map-{size}", ">= 1.6",
                              f"VFIO_IOMMU_MAP_DMA of {size}, fresh buffer (pinning faults it in)")
-        self.versus_baseline("vfio", f"vfio-map-{size}-populated", f"vfio-map-{size}-populated", None,
+        self.versus_baseline(f"vfio-map-{size}-populated", f"vfio-map-{size}-populated", None,
                              f"VFIO_IOMMU_MAP_DMA of {size}, MAP_POPULATE'd buffer")
 
     def deferred(self):
@@ -285,7 +287,7 @@ class Results:
             if job in ran:
                 getattr(self, job)()
         # A job the guest reported as failed.
-        failed = sorted({j for b in self.boots for j in b.failed_jobs})
+        failed = sorted({j.replace("-dma", "") for b in self.boots for j in b.failed_jobs})
         for e in self.entries:
             for job in failed:
                 if any(e["name"].startswith(m) for m in JOBS[job]):
@@ -324,10 +326,12 @@ class Results:
             f"variant after a discarded warm-up, {env.get('boots', '?')} boot(s) per kernel for "
             "deferred init.")
         lines.append("")
-        if int(env.get("host_other_guests", "0") or 0):
-            lines.append(f"**The host was not quiet:** up to {env['host_other_guests']} other "
-                         "QEMU guest(s) ran beside the benchmark's (load average "
-                         f"{env.get('host_load_start', '?')} at the start); the timings, and so "
+        if int(env.get("host_busy_pct", "0") or 0):
+            lines.append(f"**The host was not quiet:** during {env['host_busy_pct']}% of the run "
+                         f"other work ran beside the benchmark (up to "
+                         f"{env.get('host_other_guests', '?')} other QEMU guest(s), "
+                         f"{env.get('host_compilers', '?')} compiler process(es); load average "
+                         f"{env.get('host_load_start', '?')} at the start): the timings, and so "
                          "the goals' verdicts, are not to be trusted.")
             lines.append("")
         lines.append(f"Kernels: ktask {env.get('ktask_image', '?')}, baseline "

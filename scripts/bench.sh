@@ -5,9 +5,9 @@
 # bench/*.sh, which print raw samples; bench/results.py turns them into
 # build/bench/results.json, results.md and the PNG plots.
 #
-#   boot "synthetic" (ktask, VM_MEM or 4G): cpu, tiny, contention, starvation
-#   boots "fallocate-ktask", "fallocate-baseline" (6G, 1 GiB + 2 MiB pages)
-#   boots "vfio-ktask", "vfio-baseline" (3G, intel-iommu + edu)
+#   boot "synthetic" (ktask, 4G): cpu, tiny, contention, starvation
+#   boots "memory-ktask", "memory-baseline" (6G, 1 GiB + 2 MiB pages
+#     reserved, intel-iommu + edu): fallocate, vfio-dma
 #   BENCH_BOOTS x boots "deferred-{ktask,1thread,baseline}-N" (16G)
 #
 # Environment:
@@ -18,6 +18,7 @@
 #                    fallocate vfio deferred (default: all)
 #   VM_SMP (2), VM_NODES (2), VM_MEM (raises every guest's memory; never
 #   below a measure's need), VM_APPEND, VM_QEMU_ARGS, VM_TIMEOUT (1800)
+#   BENCH_DEFERRED_MEM (16G; QUICK 8G): the deferred init guests' memory
 #   BENCH_CPU_UNITS, BENCH_TINY_CHUNK, BENCH_TINY_CALLS, BENCH_STRESS_SECS,
 #   BENCH_STARVE_SECS, BENCH_FALLOC_SIZE, BENCH_VFIO_SIZE: see bench/*.sh
 set -euo pipefail
@@ -32,10 +33,11 @@ raw=$out/raw
 # What the guest sees: settings go on its command line (vm-run.sh does not
 # forward the environment).
 if [ -n "$quick" ]; then
-	: "${BENCH_REPEATS:=3}" "${BENCH_BOOTS:=1}" "${BENCH_CPU_UNITS:=300000}" "${BENCH_TINY_CALLS:=500}"
-	: "${BENCH_STRESS_SECS:=2}" "${BENCH_STARVE_SECS:=1}" "${BENCH_FALLOC_SIZE:=1G}"
+	: "${BENCH_REPEATS:=3}" "${BENCH_BOOTS:=1}" "${BENCH_CPU_UNITS:=300000}" "${BENCH_TINY_CALLS:=300}"
+	: "${BENCH_STRESS_SECS:=1}" "${BENCH_STARVE_SECS:=1}" "${BENCH_FALLOC_SIZE:=1G}"
+	: "${BENCH_VFIO_SIZE:=512M}" "${BENCH_DEFERRED_MEM:=8G}"
 fi
-: "${BENCH_REPEATS:=5}" "${BENCH_BOOTS:=3}"
+: "${BENCH_REPEATS:=5}" "${BENCH_BOOTS:=3}" "${BENCH_DEFERRED_MEM:=16G}"
 guest_vars=(BENCH_REPEATS BENCH_CPU_UNITS BENCH_TINY_CHUNK BENCH_TINY_CALLS BENCH_STRESS_SECS
 	BENCH_STARVE_SECS BENCH_CONTENTION_WORKERS BENCH_FALLOC_SIZE BENCH_VFIO_SIZE)
 settings=
@@ -90,7 +92,7 @@ declare -A image_ids=([ktask]=$(image_id ktask) [baseline]=$(image_id baseline))
 
 rm -rf "$raw"
 mkdir -p "$raw"
-rm -f "$out"/results.* "$out"/*.png "$out"/*.dat
+rm -f "$out"/results.* "$out"/*.png "$out"/*.dat "$out"/busy.log
 
 # The plan: one line per boot, "NAME KERNEL MEM_MIB APPEND|QEMU|CMD".
 plan=()
@@ -99,20 +101,23 @@ for j in cpu tiny contention starvation; do
 	wanted "$j" && synthetic_jobs+="$j "
 done
 [ -z "$synthetic_jobs" ] || plan+=("synthetic ktask 4096 ||$synthetic_jobs")
-hugepages="hugepagesz=1G hugepages=2 hugepagesz=2M hugepages=1100"
-if wanted fallocate; then
-	plan+=("fallocate-ktask ktask 6144 $hugepages||fallocate")
-	plan+=("fallocate-baseline baseline 6144 $hugepages||fallocate")
-fi
-if wanted vfio; then
-	plan+=("vfio-ktask ktask 3072 intel_iommu=on iommu=nopt|-device intel-iommu -device edu|vfio-dma")
-	plan+=("vfio-baseline baseline 3072 intel_iommu=on iommu=nopt|-device intel-iommu -device edu|vfio-dma")
+# fallocate and VFIO share a boot: 6 GiB, 4.2 GiB of it reserved as huge
+# pages, leaves room for the 1 GiB VFIO buffer.
+memory_jobs=
+for j in fallocate vfio-dma; do
+	wanted "${j%-dma}" && memory_jobs+="$j "
+done
+memory_args="hugepagesz=1G hugepages=2 hugepagesz=2M hugepages=1100 intel_iommu=on iommu=nopt|-device intel-iommu -device edu"
+if [ -n "$memory_jobs" ]; then
+	plan+=("memory-ktask ktask 6144 $memory_args|$memory_jobs")
+	plan+=("memory-baseline baseline 6144 $memory_args|$memory_jobs")
 fi
 if wanted deferred; then
+	deferred_mem=$(to_mib "$BENCH_DEFERRED_MEM")
 	for ((b = 1; b <= BENCH_BOOTS; b++)); do
-		plan+=("deferred-ktask-$b ktask 16384 ||deferred ktask")
-		plan+=("deferred-1thread-$b ktask 16384 ktask.max_threads=1||deferred 1thread")
-		plan+=("deferred-baseline-$b baseline 16384 ||deferred baseline")
+		plan+=("deferred-ktask-$b ktask $deferred_mem ||deferred ktask")
+		plan+=("deferred-1thread-$b ktask $deferred_mem ktask.max_threads=1||deferred 1thread")
+		plan+=("deferred-baseline-$b baseline $deferred_mem ||deferred baseline")
 	done
 fi
 
@@ -133,9 +138,27 @@ guest_cmd() {
 	echo "${cmd}exit \$rc"
 }
 
+# Benchmarks need a quiet host.  host_others: "GUESTS COMPILERS", the QEMU
+# guests not started by this run and the compilers running.  A sampler
+# notes them every 5 s in busy.log.
+host_others() {
+	ps -eo pid=,ppid=,comm=,args= | awk -v me=$$ '
+		{ parent[$1] = $2 }
+		$4 ~ /^qemu-system/ { guest[$1] = 1 }
+		$3 ~ /^(cc1|cc1plus|ld|as)$/ { cc++ }
+		END {
+			for (p in guest) {
+				for (x = p; x > 1 && x != me; x = parent[x]) ;
+				if (x != me) n++
+			}
+			printf "%d %d\n", n, cc
+		}'
+}
+( while sleep 5; do echo "$(date +%s) $(host_others)"; done ) > "$out/busy.log" 2>/dev/null &
+sampler=$!
+trap 'kill $sampler 2>/dev/null' EXIT
 failed=()
 step=0
-busy=0
 load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 info "bench: ${#plan[@]} boots, $VM_SMP vCPUs, $BENCH_REPEATS repeats${quick:+ (QUICK)}; raw output in $raw"
 for entry in "${plan[@]}"; do
@@ -148,10 +171,8 @@ for entry in "${plan[@]}"; do
 	*) cmd=$(guest_cmd "$jobs") ;;
 	esac
 	log=$raw/$name.log
-	# Benchmarks need a quiet host: note any other guest running.
-	others=$(pgrep -c -f '^qemu-system-x86_64 ' || true)
-	[ "$others" -le "$busy" ] || busy=$others
-	[ "$others" = 0 ] || info "warning: $others other QEMU guest(s) running: timings will suffer"
+	others=$(host_others)
+	[ "$others" = "0 0" ] || info "warning: host busy (${others% *} other guest(s), ${others#* } compiler(s)): timings will suffer"
 	info "[$step/${#plan[@]}] $name: $kernel kernel, $VM_SMP vCPUs, $mem${append:+, $append} ($(elapsed) elapsed)"
 	echo "@boot $name $kernel $VM_SMP $mem" > "$log"
 	if KERNEL=$kernel VM_MEM=$mem VM_APPEND="${VM_APPEND:-} $append" VM_QEMU_ARGS="${VM_QEMU_ARGS:-} $qemu" \
@@ -188,7 +209,8 @@ done
 	echo "settings=$settings"
 	echo "failed_boots=${failed[*]}"
 	echo "host_load_start=$load_start"
-	echo "host_other_guests=$busy"
+	awk '{ n++; if ($2 > g) g = $2; if ($3 > c) c = $3; if ($2 + $3 > 0) b++ }
+		END { printf "host_other_guests=%d\nhost_compilers=%d\nhost_busy_pct=%d\n", g, c, n ? 100 * b / n : 0 }' "$out/busy.log"
 	echo "wall_s=$wall"
 } > "$out/run.env"
 

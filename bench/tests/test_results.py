@@ -47,10 +47,10 @@ class Results(unittest.TestCase):
                 + samples("contention", "nice19", 10.2, 10.4, 10.3)
                 + samples("contention", "nice0", 15, 15, 15)
                 + ["@sample cpu ktask-1 0", "@failed starvation"])
-            raw(out, "fallocate-ktask", "ktask",
+            raw(out, "memory-ktask", "ktask",
                 samples("fallocate-1G", "ktask", 50, 50, 50) + samples("fallocate-1G", "1thread", 100, 100, 100)
                 + samples("fallocate-2M", "ktask", 60, 60, 60))
-            raw(out, "fallocate-baseline", "baseline",
+            raw(out, "memory-baseline", "baseline",
                 samples("fallocate-1G", "baseline", 90, 90, 90) + samples("fallocate-2M", "baseline", 100, 100, 100))
             m, md, r = self.run_results(out, "cpu tiny contention starvation fallocate")
             self.assertIn("bad sample ignored", r.stderr)

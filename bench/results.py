@@ -257,12 +257,26 @@ class Results:
             if not alone or not s:
                 self.missing(name, "ms", goal, "not measured")
                 continue
+            # The CPU time stress-ng got per wall second, in the guest's
+            # eyes: below 100% the guest's scheduler gave its CPU away; a
+            # slowdown at 100% is the host's (a vCPU thread starved).
+            share = {}
+            for v in ("alone", variant):
+                cpu = sum(self.samples("synthetic", "contention-cpu", v))
+                wall = sum(self.samples("synthetic", "contention", v))
+                if cpu and wall:
+                    share[v] = 100 * cpu / wall / int(workers or 1)
+            note = None
+            if len(share) == 2:
+                note = (f"stress-ng's workers got {share[variant]:.0f}% of their CPUs' time "
+                        f"(alone {share['alone']:.0f}%) as the guest counts it, which cannot see "
+                        "the host starving a vCPU")
             self.add(name, "ms",
                      f"stress-ng --cpu {workers} (fixed bogo ops) while a {threads}-thread "
                      f"ktask task's helpers run at nice {nice} vs stress-ng alone, same boot",
                      {f"with nice-{nice} helpers": s, "alone": alone},
                      s["median"], alone["median"], s["median"] / alone["median"],
-                     "stress-ng time with ktask / alone", goal)
+                     "stress-ng time with ktask / alone", goal, note)
 
     def starvation(self):
         one = stats(self.samples("synthetic", "starvation", "1thread"), 1e6)

@@ -32,8 +32,14 @@ meta starvation_task_units "$size"
 
 (cd /tmp && exec stress-ng --cpu "$v" --cpu-method ackermann --timeout 3600) > /tmp/stress-ng.log 2>&1 &
 stress_pid=$!
-sleep 1	# every worker running
-kill -0 "$stress_pid" 2>/dev/null || { cat /tmp/stress-ng.log >&2; die "stress-ng did not start"; }
+# Every worker running (stress-ng takes most of a second to start here; its
+# workers are named stress-ng-cpu).
+for ((i = 0; i < 100; i++)); do
+	[ "$(pgrep -c stress-ng)" -le "$v" ] || break
+	sleep 0.1
+done
+sleep 0.5
+[ "$(pgrep -c stress-ng)" -gt "$v" ] || { cat /tmp/stress-ng.log >&2; die "stress-ng did not start"; }
 progress "starvation: stress-ng --cpu $v running; a $size-unit ktask task (about ${secs}s at one idle thread) at $v threads without and with renice, and at 1 thread"
 
 # run VARIANT: one task; sets NS.

@@ -163,7 +163,7 @@ class Results:
                                  us, u1["median"] / ut["max"], u1["median"] / ut["min"]))
             self.add(f"synthetic-cpu-speedup-{t}threads", "x",
                      f"speedup over one thread (median times) of the synthetic cpu task at "
-                     f"{t} threads ({used} used) vs {t} userspace processes, same boot",
+                     f"{t} threads ({used} ran chunks) vs {t} userspace processes, same boot",
                      {f"ktask {t} threads (ms)": kt, f"userspace {t} processes (ms)": ut},
                      ks, us, ks / us, "ktask speedup / userspace speedup",
                      ">= 0.97" if t == 2 else None)
@@ -183,7 +183,7 @@ class Results:
                 continue
             used = self.meta("synthetic", f"threads_used-{measure}")
             self.add(name, "ns/call",
-                     f"cpu task, {what}: ktask_run ({used} threads used) vs a direct call of "
+                     f"cpu task, {what}: ktask_run ({used} thread(s) ran chunks) vs a direct call of "
                      f"the thread function, ns per call over {calls} calls, same boot",
                      {"ktask": k, "direct call": d}, k["median"], d["median"],
                      k["median"] / d["median"], "ktask time / direct call time", goal,

@@ -50,7 +50,7 @@ rate=$(( 100000 * 1000000000 / SYNTH_elapsed_ns ))	# units per second
 # Enough for 20 x $secs at full speed: the task never finishes on its own.
 size=$(( rate * secs * 20 * v ))
 [ "$size" -le 4294967295 ] || size=4294967295
-meta stress_workers "$workers"
+meta contention_workers "$workers"
 meta stress_ops "$ops"
 meta contention_ktask_threads "$v"
 meta contention_task_units "$size"

@@ -249,7 +249,7 @@ class Results:
 
     def contention(self):
         alone = stats(self.samples("synthetic", "contention", "alone"), 1e6)
-        workers = self.meta("synthetic", "stress_workers")
+        workers = self.meta("synthetic", "contention_workers")
         threads = self.meta("synthetic", "contention_ktask_threads")
         for name, variant, nice, goal in (("contention-nice19", "nice19", 19, "<= 1.05"),
                                           ("contention-nice0", "nice0", 0, None)):
@@ -280,7 +280,7 @@ class Results:
 
     def starvation(self):
         one = stats(self.samples("synthetic", "starvation", "1thread"), 1e6)
-        workers = self.meta("synthetic", "stress_workers")
+        workers = self.meta("synthetic", "starvation_workers")
         threads = self.meta("synthetic", "starvation_ktask_threads")
         for name, variant, what, goal in (("starvation-renice", "renice1", "with renice", "<= 1.0"),
                                           ("starvation-no-renice", "renice0", "without renice", None)):

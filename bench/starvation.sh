@@ -26,7 +26,7 @@ trap cleanup EXIT
 
 synth "kind=cpu size=100000 max_threads=1"
 size=$(( 100000 * secs * 1000000000 / SYNTH_elapsed_ns ))
-meta stress_workers "$v"
+meta starvation_workers "$v"
 meta starvation_ktask_threads "$v"
 meta starvation_task_units "$size"
 

@@ -10,7 +10,7 @@ set xlabel "threads (ktask) / processes (userspace)"
 set ylabel "speedup over 1 (median times)"
 stats datafile using 1 nooutput
 set xrange [0.5:STATS_max + 0.5]
-set yrange [0:STATS_max + 0.5]
+set yrange [0:*]
 set xtics 1
 set key top left
 set grid

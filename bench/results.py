@@ -9,7 +9,8 @@ ratio, goal, met and the min/median/max behind them), OUT/results.md (the
 table a person reads first) and, with gnuplot, OUT/*.png.
 
 Every side of a measure is a median of samples taken in one boot (or, for
-deferred init, of one sample per boot over BENCH_BOOTS boots); ratios pair
+deferred init and the boot measure, of one sample per boot over BENCH_BOOTS
+boots); ratios pair
 sides of the same boot except where the baseline kernel is the other side,
 which needs its own boot.  A goal is judged on the unrounded ratio; a
 measure that could not be taken is reported with met: null.
@@ -31,6 +32,7 @@ JOBS = {
     "tiny": ["tiny-task", "tiny-task-2x", "tiny-task-1unit"],
     "fallocate": ["fallocate-1G-pages", "fallocate-2M-pages"],
     "deferred": ["deferred-init"],
+    "boot": ["boot-1G-hugetlb", "boot-1G-to-init"],
     "vfio": ["vfio-map"],
     "contention": ["contention-nice19", "contention-nice0"],
     "starvation": ["starvation-renice", "starvation-no-renice"],
@@ -95,7 +97,7 @@ class Results:
         self.failed_boots = self.env.get("failed_boots", "").split()
         self.entries = []
 
-    def boot(self, name):
+    def find_boot(self, name):
         for b in self.boots:
             if b.name == name:
                 return b
@@ -110,7 +112,7 @@ class Results:
         return got
 
     def meta(self, boot, key):
-        b = self.boot(boot)
+        b = self.find_boot(boot)
         return b.meta.get(key) if b else None
 
     def add(self, name, unit, compare, sides, ktask, baseline, ratio, ratio_means,
@@ -229,23 +231,36 @@ class Results:
         self.versus_baseline(f"vfio-map-{size}-populated", f"vfio-map-{size}-populated", None,
                              f"VFIO_IOMMU_MAP_DMA of {size}, MAP_POPULATE'd buffer")
 
-    def deferred(self):
-        k = stats(self.samples("deferred-ktask", "deferred", "ktask"), 1e6)
-        one = stats(self.samples("deferred-1thread", "deferred", "1thread"), 1e6)
-        base = stats(self.samples("deferred-baseline", "deferred", "baseline"), 1e6)
+    def per_boot(self, name, job, measure, goal, what):
+        """One sample per boot, BENCH_BOOTS boots of each of the ktask kernel,
+        ktask.max_threads=1 and the baseline kernel (boots JOB-VARIANT-N)."""
+        k = stats(self.samples(f"{job}-ktask", measure, "ktask"), 1e6)
+        one = stats(self.samples(f"{job}-1thread", measure, "1thread"), 1e6)
+        base = stats(self.samples(f"{job}-baseline", measure, "baseline"), 1e6)
         if not k or not base:
-            self.missing("deferred-init", "ms", "<= 1.0", "not measured")
+            self.missing(name, "ms", goal, "not measured")
             return
         sides = {"ktask": k}
         if one:
             sides["ktask.max_threads=1"] = one
         sides["baseline kernel (padata)"] = base
-        self.add("deferred-init", "ms",
-                 f"deferred struct page init at boot, slowest node, median over {k['n']} boots "
-                 "per kernel", sides, k["median"], base["median"], k["median"] / base["median"],
-                 "ktask time / baseline time", "<= 1.0",
+        self.add(name, "ms", f"{what}, median over {k['n']} boots per kernel", sides,
+                 k["median"], base["median"], k["median"] / base["median"],
+                 "ktask time / baseline time", goal,
                  f"ktask.max_threads=1: {one['median']:.0f} ms" if one else None)
         self.entries[-1]["ktask_1thread"] = one["median"] if one else None
+
+    def deferred(self):
+        self.per_boot("deferred-init", "deferred", "deferred", "<= 1.0",
+                      "deferred struct page init at boot, slowest node")
+
+    def boot(self):
+        pages = self.meta("boot-ktask-1", "boot_pages") or "1 GiB and 2 MiB pages"
+        self.per_boot("boot-1G-hugetlb", "boot", "boot-hugetlb", "<= 1.0",
+                      f"a boot reserving {pages}: the struct pages of the 1 GiB pages "
+                      "plus hugetlb_init's 2 MiB pool")
+        self.per_boot("boot-1G-to-init", "boot", "boot-to-init", None,
+                      f"a boot reserving {pages}: the kernel's time until init runs")
 
     def contention(self):
         alone = stats(self.samples("synthetic", "contention", "alone"), 1e6)
@@ -339,7 +354,7 @@ class Results:
             f"{env.get('nodes', '?')} nodes ({env.get('accel', 'tcg')}) on a "
             f"{env.get('host_cpus', '?')}-CPU host; {env.get('repeats', '?')} timed runs per "
             f"variant after a discarded warm-up, {env.get('boots', '?')} boot(s) per kernel for "
-            "deferred init.")
+            "deferred init and for the boot with huge pages reserved.")
         lines.append("")
         if int(env.get("host_busy_pct", "0") or 0):
             lines.append(f"**The host was not quiet:** during {env['host_busy_pct']}% of the run "

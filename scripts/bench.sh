@@ -9,16 +9,20 @@
 #   boots "memory-ktask", "memory-baseline" (6G, 1 GiB + 2 MiB pages
 #     reserved, intel-iommu + edu): fallocate, vfio-dma
 #   BENCH_BOOTS x boots "deferred-{ktask,1thread,baseline}-N" (16G)
+#   BENCH_BOOTS x boots "boot-{ktask,1thread,baseline}-N" (1 GiB and 2 MiB
+#     pages reserved on the command line): boot
 #
 # Environment:
 #   QUICK=1          a short run of every measure (fewer, smaller runs)
 #   BENCH_REPEATS    timed runs per variant after the warm-up (5; QUICK 3)
-#   BENCH_BOOTS      boots per kernel for deferred init (3; QUICK 1)
+#   BENCH_BOOTS      boots per kernel for deferred init and boot (3; QUICK 1)
 #   BENCH_ONLY       measures to run, of: cpu tiny contention starvation
-#                    fallocate vfio deferred (default: all)
+#                    fallocate vfio deferred boot (default: all)
 #   VM_SMP (2), VM_NODES (2), VM_MEM (raises every guest's memory; never
 #   below a measure's need), VM_APPEND, VM_QEMU_ARGS, VM_TIMEOUT (1800)
 #   BENCH_DEFERRED_MEM (16G; QUICK 8G): the deferred init guests' memory
+#   BENCH_BOOT_1G (8; QUICK 4), BENCH_BOOT_2M (1024; QUICK 512): the pages
+#   the boot measure reserves (its guests get 2 GiB more than that)
 #   BENCH_CPU_UNITS, BENCH_TINY_CHUNK, BENCH_TINY_CALLS, BENCH_STRESS_SECS,
 #   BENCH_STARVE_SECS, BENCH_FALLOC_SIZE, BENCH_VFIO_SIZE: see bench/*.sh
 set -euo pipefail
@@ -35,9 +39,10 @@ raw=$out/raw
 if [ -n "$quick" ]; then
 	: "${BENCH_REPEATS:=3}" "${BENCH_BOOTS:=1}" "${BENCH_CPU_UNITS:=300000}" "${BENCH_TINY_CALLS:=300}"
 	: "${BENCH_STRESS_SECS:=1}" "${BENCH_STARVE_SECS:=1}" "${BENCH_FALLOC_SIZE:=1G}"
-	: "${BENCH_VFIO_SIZE:=512M}" "${BENCH_DEFERRED_MEM:=8G}"
+	: "${BENCH_VFIO_SIZE:=512M}" "${BENCH_DEFERRED_MEM:=8G}" "${BENCH_BOOT_1G:=4}" "${BENCH_BOOT_2M:=512}"
 fi
 : "${BENCH_REPEATS:=5}" "${BENCH_BOOTS:=3}" "${BENCH_DEFERRED_MEM:=16G}"
+: "${BENCH_BOOT_1G:=8}" "${BENCH_BOOT_2M:=1024}"
 guest_vars=(BENCH_REPEATS BENCH_CPU_UNITS BENCH_TINY_CHUNK BENCH_TINY_CALLS BENCH_STRESS_SECS
 	BENCH_STARVE_SECS BENCH_CONTENTION_WORKERS BENCH_FALLOC_SIZE BENCH_VFIO_SIZE)
 settings=
@@ -45,12 +50,12 @@ for v in "${guest_vars[@]}"; do
 	[ -z "${!v:-}" ] || settings+="$v=$(printf '%q' "${!v}") "
 done
 
-only=" ${BENCH_ONLY:-cpu tiny contention starvation fallocate vfio deferred} "
+only=" ${BENCH_ONLY:-cpu tiny contention starvation fallocate vfio deferred boot} "
 only=${only//,/ }
 for m in $only; do
 	case $m in
-	cpu|tiny|contention|starvation|fallocate|vfio|deferred) ;;
-	*) die "BENCH_ONLY: unknown measure '$m' (cpu tiny contention starvation fallocate vfio deferred)" ;;
+	cpu|tiny|contention|starvation|fallocate|vfio|deferred|boot) ;;
+	*) die "BENCH_ONLY: unknown measure '$m' (cpu tiny contention starvation fallocate vfio deferred boot)" ;;
 	esac
 done
 wanted() { [[ $only == *" $1 "* ]]; }
@@ -120,6 +125,16 @@ if wanted deferred; then
 		plan+=("deferred-baseline-$b baseline $deferred_mem ||deferred baseline")
 	done
 fi
+if wanted boot; then
+	boot_mem=$(( (BENCH_BOOT_1G + 2) * 1024 + BENCH_BOOT_2M * 2 ))
+	# KUnit off: the ktask kernel's suite would run inside boot-to-init.
+	boot_args="hugepagesz=1G hugepages=$BENCH_BOOT_1G hugepagesz=2M hugepages=$BENCH_BOOT_2M initcall_debug kunit.enable=0"
+	for ((b = 1; b <= BENCH_BOOTS; b++)); do
+		plan+=("boot-ktask-$b ktask $boot_mem $boot_args||boot ktask")
+		plan+=("boot-1thread-$b ktask $boot_mem $boot_args ktask.max_threads=1||boot 1thread")
+		plan+=("boot-baseline-$b baseline $boot_mem $boot_args||boot baseline")
+	done
+fi
 
 elapsed() {
 	local s=$(( $(date +%s) - start_s ))
@@ -132,7 +147,10 @@ guest_cmd() {
 	local cmd='rc=0; ' job args
 	for job in $1; do
 		args=
-		if [ "$job" = deferred ]; then args=" $2"; fi
+		case $job in
+		deferred) args=" $2" ;;
+		boot) args=" $2 $BENCH_BOOT_1G $BENCH_BOOT_2M" ;;
+		esac
 		cmd+="$settings$KTASK_TOP/bench/$job.sh$args || { rc=1; echo '@failed $job'; }; "
 	done
 	echo "${cmd}exit \$rc"
@@ -168,6 +186,7 @@ for entry in "${plan[@]}"; do
 	mem=$(mem_for "$mem")
 	case $jobs in
 	deferred\ *) cmd=$(guest_cmd deferred "${jobs#deferred }") ;;	# carries the variant
+	boot\ *) cmd=$(guest_cmd boot "${jobs#boot }") ;;
 	*) cmd=$(guest_cmd "$jobs") ;;
 	esac
 	log=$raw/$name.log

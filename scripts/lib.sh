@@ -89,17 +89,21 @@ kconfigure() {
 	(cd "$KTASK_CONFIGS" && "$src/scripts/kconfig/merge_config.sh" -m -O "$build" \
 		"$build/.config" $fragments) > "$build/merge-config.log"
 	kmake "$src" "$build" -s olddefconfig >/dev/null
-	# merge_config only warns; a requested option that did not stick is an error.
-	for f in $fragments; do
-		while IFS= read -r line; do
-			case $line in
-			CONFIG_*=n) grep -qx "${line%=n}=y" "$build/.config" &&
-				{ echo "  $f: $line not honoured" >&2; missing=1; } ;;
-			CONFIG_*) grep -qxF "$line" "$build/.config" ||
-				{ echo "  $f: $line not honoured" >&2; missing=1; } ;;
-			esac
-		done < "$KTASK_CONFIGS/$f"
-	done
+	# merge_config only warns; a requested option that did not stick is an
+	# error.  A later fragment overrides an earlier one (debug.config's
+	# LOCALVERSION), so only each option's last request is checked.
+	while IFS=' ' read -r f line; do
+		case $line in
+		CONFIG_*=n) grep -qx "${line%=n}=y" "$build/.config" &&
+			{ echo "  $f: $line not honoured" >&2; missing=1; } ;;
+		CONFIG_*) grep -qxF "$line" "$build/.config" ||
+			{ echo "  $f: $line not honoured" >&2; missing=1; } ;;
+		esac
+	done < <(cd "$KTASK_CONFIGS" && awk '/^CONFIG_/ {
+			opt = $0; sub(/=.*/, "", opt)
+			if (!(opt in last)) order[n++] = opt
+			last[opt] = FILENAME " " $0
+		} END { for (i = 0; i < n; i++) print last[order[i]] }' $fragments)
 	[ $missing = 0 ] || die "config fragments not honoured (dependencies missing?)"
 	echo "$config_id" > "$build/.ktask-config-id"
 }

@@ -71,3 +71,16 @@ ms() {
 median() {
 	printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
 }
+
+# thp_for_vfio: transparent huge pages as BENCH_VFIO_THP says (never) until
+# the script exits.  With "always" a fresh buffer gets 2M pages only while
+# the guest has free 2M blocks, so a map's time follows the guest's
+# fragmentation (1 GiB at 1 thread varied 2.3-4.5 s, a populated map
+# 36-520 ms); "never" pins 4K pages every time.
+thp_for_vfio() {
+	local thp=/sys/kernel/mm/transparent_hugepage/enabled
+	THP_WAS=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$thp" 2> /dev/null)
+	[ -n "$THP_WAS" ] || return 0
+	echo "${BENCH_VFIO_THP:-never}" > "$thp" || die "cannot set THP to ${BENCH_VFIO_THP:-never}"
+	trap 'echo "$THP_WAS" > /sys/kernel/mm/transparent_hugepage/enabled' EXIT
+}

@@ -13,6 +13,7 @@
 
 size=${BENCH_VFIO_SIZE:-1G}
 meta vfio_size "$size"
+meta vfio_thp "${BENCH_VFIO_THP:-never}"
 
 if have_ktask; then
 	export BENCH_REPEATS BENCH_VFIO_SIZE=$size
@@ -34,7 +35,8 @@ fi
 vfio_map=$BENCH_TOP/build/meson/tests-bats/progs/vfio-map
 [ -x "$vfio_map" ] || die "no $vfio_map (make tools)"
 read -r bdf group < <("$BENCH_TOP/tests-bats/progs/vfio-bind.sh") || die "no VFIO group"
-progress "edu $bdf, /dev/vfio/$group; no ktask; $(nproc) CPUs"
+thp_for_vfio
+progress "edu $bdf, /dev/vfio/$group; no ktask; $(nproc) CPUs; THP ${BENCH_VFIO_THP:-never}"
 
 # map ARGS...: one map and unmap in a fresh process; sets NS (the map's).
 map() {

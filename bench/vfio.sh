@@ -14,16 +14,18 @@
 # 256M) and prints "vfio-map-SIZE us median_1thread median_default ratio",
 # to choose the minimum chunk size.  BENCH_REPEATS (5): measures per side.
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/bench/lib.sh"
 vfio_map=$top/build/meson/tests-bats/progs/vfio-map
 size=${BENCH_VFIO_SIZE:-1G}
 sizes=${BENCH_VFIO_SIZES:-"2M 4M 8M 16M 32M 64M 128M 256M"}
 repeats=${BENCH_REPEATS:-5}
 param=/sys/module/ktask/parameters/max_threads
 default=$(cat "$param")
+thp_for_vfio
 
 [ -x "$vfio_map" ] || { echo "bench/vfio.sh: no $vfio_map (make tools)" >&2; exit 1; }
 read -r bdf group < <("$top/tests-bats/progs/vfio-bind.sh") || exit 1
-echo "  edu $bdf, /dev/vfio/$group; ktask max_threads $default; $(nproc) CPUs" >&2
+echo "  edu $bdf, /dev/vfio/$group; ktask max_threads $default; $(nproc) CPUs; THP ${BENCH_VFIO_THP:-never}" >&2
 
 # map SIZE [ARGS...]: one map and unmap of SIZE in a fresh process; their
 # times in ns in MAP and UNMAP.

@@ -7,6 +7,7 @@
 # (medians; for choosing the minimum chunk size) into build/bench/vfio-sweep.txt.
 #
 # Environment: BENCH_REPEATS (5), BENCH_VFIO_SIZE (1G), BENCH_VFIO_SWEEP,
+# BENCH_VFIO_THP (never: transparent huge pages in the guest, bench/lib.sh),
 # BENCH_VFIO_SIZES ("2M 4M ... 256M"), VM_MEM (3G), VM_SMP (2).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -17,7 +18,7 @@ mkdir -p "$out"
 
 # The guest sees none of this environment: pass the settings on the command line.
 settings=
-for v in BENCH_REPEATS BENCH_VFIO_SIZE BENCH_VFIO_SWEEP BENCH_VFIO_SIZES; do
+for v in BENCH_REPEATS BENCH_VFIO_SIZE BENCH_VFIO_SWEEP BENCH_VFIO_SIZES BENCH_VFIO_THP; do
 	[ -z "${!v:-}" ] || settings+="$v=$(printf '%q' "${!v}") "
 done
 if [ -n "${BENCH_VFIO_SWEEP:-}" ]; then

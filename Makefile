@@ -6,17 +6,18 @@ TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 KERNEL ?= ktask
 export KERNEL KTASK_CACHE VM_SMP VM_MEM VM_NODES VM_APPEND VM_QEMU_ARGS VM_TIMEOUT VM_ACCEL
 
-.PHONY: help deps kernel tree export-patches vm-run test test-debug test-kunit test-bats demo \
+.PHONY: help deps kernel tree export-patches vm-run test test-debug test-debug-subset test-kunit test-bats demo \
 	check-series tools bench bench-vfio clean
 
 help:
 	@echo "make deps             install what the project needs (apt-get)"
-	@echo "make kernel           build the kernel (KERNEL=ktask|baseline)"
+	@echo "make kernel           build the kernel (KERNEL=ktask|baseline|debug|ktask-off)"
 	@echo "make tree             development checkout, one commit per patch"
 	@echo "make export-patches   regenerate kernel/patches from the checkout"
 	@echo "make vm-run CMD='...' boot the kernel and run CMD as root in the guest"
 	@echo "make test             everything: KUnit + bats in the guest"
 	@echo "make test-debug       the same on the debug kernel (KASAN, lockdep, kmemleak, KFENCE)"
+	@echo "make test-debug-subset  the debug kernel on stress, fuzz, hotplug, undo, hugetlbfs, VFIO"
 	@echo "make demo             boot the guest and show ktask at work"
 	@echo "make check-series     every patch builds on its own, checkpatch, kernel-doc, KTASK=n"
 	@echo "make bench            the seeds' experiments, ktask vs baseline kernel and userspace (QUICK=1: short)"
@@ -48,6 +49,14 @@ test: deps kernel tools
 test-debug: deps tools
 	@$(TOP)/scripts/build-kernel.sh debug
 	@KERNEL=debug $(TOP)/scripts/run-tests.sh
+
+# The debug kernel on the files that drive ktask hardest: stress, fuzz,
+# hotplug, undo, and the hugetlbfs and VFIO users (README: Debug kernel).
+DEBUG_SUBSET := stress:2:160-stress.bats fuzz:2:170-fuzz.bats hotplug4:4:120-hotplug.bats \
+	synthetic:2:030-synthetic.bats hugetlb:2:100-hugetlbfs.bats vfio:2:110-vfio.bats
+test-debug-subset: deps tools
+	@$(TOP)/scripts/build-kernel.sh debug
+	@KERNEL=debug KTASK_TEST_RUNS="$(DEBUG_SUBSET)" $(TOP)/scripts/run-tests.sh
 
 demo: deps kernel tools
 	@$(TOP)/scripts/demo.sh

@@ -84,6 +84,10 @@ mem_for() {
 # building only a missing one.
 for k in ktask baseline; do
 	[ -f "$(kernel_image "$k")" ] || "$KTASK_TOP/scripts/build-kernel.sh" "$k"
+	# Two kernels configured from different fragments measure the config:
+	# a baseline without tracing boots faster than the ktask kernel with it.
+	[ "$(cat "$(kernel_build_dir "$k")/.ktask-config-id" 2> /dev/null)" = "$(kernel_config_id "$k")" ] ||
+		die "the $k kernel was configured from older kernel/configs fragments: make kernel KERNEL=$k"
 done
 for f in build/meson/bench/cpu-units build/meson/tests-bats/progs/vfio-map build/meson/ktaskctl/ktaskctl; do
 	[ -x "$KTASK_TOP/$f" ] || { "$KTASK_TOP/scripts/build-tools.sh"; break; }

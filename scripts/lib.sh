@@ -73,13 +73,19 @@ kmake() {
 		KBUILD_BUILD_TIMESTAMP="2000-01-01" "$@"
 }
 
+# kernel_config_id FLAVOUR: names the flavour's fragments as they are now;
+# a build configured from other fragments has another id in .ktask-config-id.
+kernel_config_id() {
+	(cd "$KTASK_CONFIGS" && cat $(kernel_fragments "$1") | sha256sum | cut -c1-16)
+}
+
 # kconfigure FLAVOUR SRC BUILD: tinyconfig + the flavour's fragments.  Only
 # rewrites .config when a fragment changed: a fresh .config makes kbuild
 # re-check every object.
 kconfigure() {
 	local flavour=$1 src=$2 build=$3 fragments config_id missing=0 f line
 	fragments=$(kernel_fragments "$flavour")
-	config_id=$(cd "$KTASK_CONFIGS" && cat $fragments | sha256sum | cut -c1-16)
+	config_id=$(kernel_config_id "$flavour")
 	mkdir -p "$build"
 	if [ -f "$build/.config" ] && [ "$(cat "$build/.ktask-config-id" 2>/dev/null)" = "$config_id" ]; then
 		return 0

@@ -17,7 +17,7 @@
 # It first checks the boot worked: both pools have every page asked for.
 #
 # Usage: boot.sh VARIANT GIGANTIC_PAGES SMALL_PAGES
-# Samples: boot-hugetlb|boot-gigantic|boot-hugetlb-init|boot-to-init VARIANT NS.
+# Samples: boot-gigantic|boot-hugetlb-init|boot-to-init VARIANT NS.
 . "$(dirname "$0")/lib.sh"
 
 variant=${1:?usage: boot.sh ktask|1thread|baseline GIGANTIC_PAGES SMALL_PAGES}
@@ -57,7 +57,6 @@ hugetlb_init_us=$(sed -n 's/.*initcall hugetlb_init+.* returned 0 after \([0-9]*
 
 sample boot-gigantic "$variant" $(( gigantic_us * 1000 ))
 sample boot-hugetlb-init "$variant" $(( hugetlb_init_us * 1000 ))
-sample boot-hugetlb "$variant" $(( (gigantic_us + hugetlb_init_us) * 1000 ))
 sample boot-to-init "$variant" $(( to_init * 1000 ))
 meta boot_pages "${want_1g}x1G ${want_2m}x2M"
 progress "boot ($variant): ${want_1g} x 1 GiB struct pages $(( gigantic_us / 1000 )) ms," \

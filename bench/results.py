@@ -32,7 +32,7 @@ JOBS = {
     "tiny": ["tiny-task", "tiny-task-2x", "tiny-task-1unit"],
     "fallocate": ["fallocate-1G-pages", "fallocate-2M-pages"],
     "deferred": ["deferred-init"],
-    "boot": ["boot-1G-hugetlb", "boot-1G-to-init"],
+    "boot": ["boot-1G-struct-pages", "boot-2M-pool", "boot-1G-to-init"],
     "vfio": ["vfio-map"],
     "contention": ["contention-nice19", "contention-nice0"],
     "starvation": ["starvation-renice", "starvation-no-renice"],
@@ -255,10 +255,15 @@ class Results:
                       "deferred struct page init at boot, slowest node")
 
     def boot(self):
+        # The goal is on the 1 GiB pages' struct page init, the step the
+        # 1 GiB reservation adds; the 2 MiB pool and the whole boot are
+        # reported beside it (both vary 3-4x between boots of one kernel).
         pages = self.meta("boot-ktask-1", "boot_pages") or "1 GiB and 2 MiB pages"
-        self.per_boot("boot-1G-hugetlb", "boot", "boot-hugetlb", "<= 1.0",
-                      f"a boot reserving {pages}: the struct pages of the 1 GiB pages "
-                      "plus hugetlb_init's 2 MiB pool")
+        self.per_boot("boot-1G-struct-pages", "boot", "boot-gigantic", "<= 1.0",
+                      f"a boot reserving {pages}: the struct page init of the 1 GiB pages "
+                      "(hugetlb_bootmem_struct_page_init)")
+        self.per_boot("boot-2M-pool", "boot", "boot-hugetlb-init", None,
+                      f"a boot reserving {pages}: hugetlb_init, which allocates the 2 MiB pool")
         self.per_boot("boot-1G-to-init", "boot", "boot-to-init", None,
                       f"a boot reserving {pages}: the kernel's time until init runs")
 

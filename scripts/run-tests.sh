@@ -23,6 +23,9 @@ declare -A run_append=(
 )
 declare -A run_mem=([100-hugetlbfs.bats]=6G [110-vfio.bats]=3G)
 declare -A run_qemu=([110-vfio.bats]="-device intel-iommu -device edu")
+# The debug kernel runs bats about 10x slower (README: Debug kernel): a
+# file of a dozen tests takes 15 minutes there.
+[ "${KERNEL:-ktask}" != debug ] || export VM_TIMEOUT=${VM_TIMEOUT:-3600}
 out_dir=$KTASK_TOP/build/test
 mkdir -p "$out_dir"
 passed=0 failed=0 skipped=0

@@ -94,12 +94,12 @@ class Results(unittest.TestCase):
         with tempfile.TemporaryDirectory() as out:
             for n, (k, one, base) in enumerate(((100, 180, 110), (120, 170, 100), (90, 200, 130)), 1):
                 raw(out, f"boot-ktask-{n}", "ktask", ["@meta boot_pages 8x1G 1024x2M"]
-                    + samples("boot-hugetlb", "ktask", k) + samples("boot-to-init", "ktask", 10 * k))
-                raw(out, f"boot-1thread-{n}", "ktask", samples("boot-hugetlb", "1thread", one))
+                    + samples("boot-gigantic", "ktask", k) + samples("boot-to-init", "ktask", 10 * k))
+                raw(out, f"boot-1thread-{n}", "ktask", samples("boot-gigantic", "1thread", one))
                 raw(out, f"boot-baseline-{n}", "baseline",
-                    samples("boot-hugetlb", "baseline", base) + samples("boot-to-init", "baseline", 1100))
+                    samples("boot-gigantic", "baseline", base) + samples("boot-to-init", "baseline", 1100))
             m, md, _ = self.run_results(out, "boot")
-            e = m["boot-1G-hugetlb"]
+            e = m["boot-1G-struct-pages"]
             self.assertEqual(e["sides"]["ktask"]["n"], 3)
             self.assertAlmostEqual(e["ktask"], 100)            # medians over the boots
             self.assertAlmostEqual(e["baseline"], 110)
@@ -110,6 +110,7 @@ class Results(unittest.TestCase):
             t = m["boot-1G-to-init"]
             self.assertAlmostEqual(t["ratio"], 1000 / 1100)
             self.assertIsNone(t["met"])                        # shown, no goal
+            self.assertIn("not measured", m["boot-2M-pool"]["note"])   # no samples given
             self.assertNotIn("deferred-init", m)
 
     def test_nothing_measured(self):

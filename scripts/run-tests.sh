@@ -25,7 +25,7 @@ declare -A run_mem=([100-hugetlbfs.bats]=6G [110-vfio.bats]=3G)
 declare -A run_qemu=([110-vfio.bats]="-device intel-iommu -device edu")
 # A guest that does not exit in VM_TIMEOUT counts as hung.  The full smp2
 # run takes about 15 minutes under TCG (all 129 bats tests passed at 900 s
-# once, a timeout away from failing), so give each guest 30; an hour on the
+# once, a timeout away from failing), so give each guest 30 minutes; an hour on the
 # debug kernel, where bats runs about 10x slower (README: Debug kernel).
 if [ "${KERNEL:-ktask}" = debug ]; then
 	export VM_TIMEOUT=${VM_TIMEOUT:-3600}

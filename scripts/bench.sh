@@ -135,9 +135,9 @@ if wanted boot; then
 	# KUnit off: the ktask kernel's suite would run inside boot-to-init.
 	boot_args="hugepagesz=1G hugepages=$BENCH_BOOT_1G hugepagesz=2M hugepages=$BENCH_BOOT_2M initcall_debug kunit.enable=0"
 	for ((b = 1; b <= BENCH_BOOTS; b++)); do
-		plan+=("boot-ktask-$b ktask $boot_mem $boot_args||boot ktask")
-		plan+=("boot-1thread-$b ktask $boot_mem $boot_args ktask.max_threads=1||boot 1thread")
-		plan+=("boot-baseline-$b baseline $boot_mem $boot_args||boot baseline")
+		plan+=("boot-ktask-$b ktask $boot_mem $boot_args||boot ktask $BENCH_BOOT_1G $BENCH_BOOT_2M")
+		plan+=("boot-1thread-$b ktask $boot_mem $boot_args ktask.max_threads=1||boot 1thread $BENCH_BOOT_1G $BENCH_BOOT_2M")
+		plan+=("boot-baseline-$b baseline $boot_mem $boot_args||boot baseline $BENCH_BOOT_1G $BENCH_BOOT_2M")
 	done
 fi
 
@@ -152,10 +152,7 @@ guest_cmd() {
 	local cmd='rc=0; ' job args
 	for job in $1; do
 		args=
-		case $job in
-		deferred) args=" $2" ;;
-		boot) args=" $2 $BENCH_BOOT_1G $BENCH_BOOT_2M" ;;
-		esac
+		case $job in deferred|boot) args=" $2" ;; esac
 		cmd+="$settings$KTASK_TOP/bench/$job.sh$args || { rc=1; echo '@failed $job'; }; "
 	done
 	echo "${cmd}exit \$rc"
@@ -190,8 +187,8 @@ for entry in "${plan[@]}"; do
 	IFS='|' read -r append qemu jobs <<< "$rest"
 	mem=$(mem_for "$mem")
 	case $jobs in
-	deferred\ *) cmd=$(guest_cmd deferred "${jobs#deferred }") ;;	# carries the variant
-	boot\ *) cmd=$(guest_cmd boot "${jobs#boot }") ;;
+	# deferred and boot carry their arguments (the variant first)
+	deferred\ *|boot\ *) cmd=$(guest_cmd "${jobs%% *}" "${jobs#* }") ;;
 	*) cmd=$(guest_cmd "$jobs") ;;
 	esac
 	log=$raw/$name.log

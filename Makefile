@@ -45,10 +45,18 @@ tools:
 test: deps kernel tools
 	@$(TOP)/scripts/run-tests.sh
 
-# The same suite on the debug kernel (KASAN, lockdep, kmemleak, ...).
+# The same suite on the debug kernel (KASAN, lockdep, kmemleak, ...), two
+# guests at a time: a debug guest keeps about one host CPU busy.  The default
+# run's bats files are split over two guests (and the longest runs go first)
+# so that the two lanes finish together.
+DEBUG_RUNS := smp2-core:2:000-boot.bats,010-kunit.bats,020-debugfs.bats,030-synthetic.bats,040-bad-input.bats,050-tuning.bats \
+	vfio:2:110-vfio.bats hugetlb:2:100-hugetlbfs.bats \
+	smp2-ctl:2:060-ktaskctl.bats,090-privileges.bats,140-trace.bats,150-power.bats \
+	hotplug4:4:120-hotplug.bats confine4:4:130-confinement.bats stress:2:160-stress.bats \
+	fuzz:2:170-fuzz.bats param:2:095-boot-param.bats smp4:4:kunit
 test-debug: deps tools
 	@$(TOP)/scripts/build-kernel.sh debug
-	@KERNEL=debug $(TOP)/scripts/run-tests.sh
+	@KERNEL=debug KTASK_TEST_JOBS=$${KTASK_TEST_JOBS:-2} KTASK_TEST_RUNS="$(DEBUG_RUNS)" $(TOP)/scripts/run-tests.sh
 
 # The debug kernel on the files that drive ktask hardest: stress (undo
 # included), fuzz, hotplug, and the hugetlbfs and VFIO users (README:
@@ -57,7 +65,7 @@ DEBUG_SUBSET := stress:2:160-stress.bats fuzz:2:170-fuzz.bats hotplug4:4:120-hot
 	hugetlb:2:100-hugetlbfs.bats vfio:2:110-vfio.bats
 test-debug-subset: deps tools
 	@$(TOP)/scripts/build-kernel.sh debug
-	@KERNEL=debug KTASK_TEST_RUNS="$(DEBUG_SUBSET)" $(TOP)/scripts/run-tests.sh
+	@KERNEL=debug KTASK_TEST_JOBS=$${KTASK_TEST_JOBS:-2} KTASK_TEST_RUNS="$(DEBUG_SUBSET)" $(TOP)/scripts/run-tests.sh
 
 demo: deps kernel tools
 	@$(TOP)/scripts/demo.sh

@@ -8,7 +8,8 @@
 # Environment: BATS_FILTER (regex of bats test names), KTASK_TEST_RUNS
 # (space-separated "name:VM_SMP:mode" triples; mode full, kunit, or a bats
 # file to run alone, booted with that file's kernel arguments, memory and
-# QEMU devices).
+# QEMU devices, or a comma-separated list of bats files to run together),
+# KTASK_TEST_JOBS (guests to run at once, default 1).
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -38,7 +39,7 @@ passed=0 failed=0 skipped=0
 
 # parse NAME < output: count and print the results of one guest run
 parse() {
-	local name=$1 section= line status case
+	local name=$1 section='' line status case
 	while IFS= read -r line; do
 		case $line in
 		"=== KUNIT "*) section=kunit; continue ;;
@@ -82,19 +83,30 @@ done < <(sed '/^Summary of Failures/,$d' "$out_dir/meson.log")
 grep -qE '^ *[0-9]+/[0-9]+ ' "$out_dir/meson.log" || {
 	failed=$((failed + 1)); echo "FAIL host/meson: no results"; tail -n 30 "$out_dir/meson.log"; }
 
-for run in $runs; do
-	IFS=: read -r name smp mode <<< "$run"
+# launch NAME SMP MODE: boot the guest for one run in the background; its
+# output lands in NAME.log and NAME.log.err, its exit status in NAME.rc.
+launch() {
+	local name=$1 smp=$2 mode=$3 arg log=$out_dir/$1.log
 	case $mode in
 	full) arg= ;;
 	kunit) arg=--kunit-only ;;
 	*.bats) arg="--only $mode" ;;
+	*) die "KTASK_TEST_RUNS: $name: mode '$mode' is not full, kunit or FILE.bats[,FILE.bats...]" ;;
 	esac
 	info "test run $name: $smp vCPUs, $mode"
-	log=$out_dir/$name.log
-	VM_MEM=${run_mem[$mode]:-${VM_MEM:-4G}} VM_SMP=$smp VM_QUIET=1 VM_APPEND="${VM_APPEND:-} ${run_append[$mode]:-}" \
-		VM_QEMU_ARGS="${VM_QEMU_ARGS:-} ${run_qemu[$mode]:-}" "$KTASK_TOP/scripts/vm-run.sh" \
-		"$KTASK_TOP/tests-bats/run-suite.sh $arg" > "$log" 2> "$log.err"
-	rc=$?
+	rm -f "$out_dir/$name.rc"
+	(
+		VM_MEM=${run_mem[$mode]:-${VM_MEM:-4G}} VM_SMP=$smp VM_QUIET=1 VM_APPEND="${VM_APPEND:-} ${run_append[$mode]:-}" \
+			VM_QEMU_ARGS="${VM_QEMU_ARGS:-} ${run_qemu[$mode]:-}" "$KTASK_TOP/scripts/vm-run.sh" \
+			"$KTASK_TOP/tests-bats/run-suite.sh $arg" > "$log" 2> "$log.err"
+		echo $? > "$out_dir/$name.rc"
+	) &
+}
+
+# report NAME MODE: count and print the results of a finished run.
+report() {
+	local name=$1 mode=$2 log=$out_dir/$1.log rc counts_before
+	rc=$(cat "$out_dir/$name.rc")
 	counts_before=$((passed + failed))
 	parse "$name" < "$log"
 	# vm-run fails on a dirty kernel log even when every test passed.
@@ -112,9 +124,36 @@ for run in $runs; do
 		echo "FAIL $name/bats: no bats results"
 		sed -n '/^=== BATS/,/^=== END/p' "$log" | tail -n 20
 	fi
-	grep -q '^=== KUNIT' "$log" && ! grep -qE '^\s+(ok|not ok) [0-9]+ ktask_test' "$log" && {
-		failed=$((failed + 1)); echo "FAIL $name/kunit: no KUnit case results"; }
+	if grep -q '^=== KUNIT' "$log" && ! grep -qE '^\s+(ok|not ok) [0-9]+ ktask_test' "$log"; then
+		failed=$((failed + 1)); echo "FAIL $name/kunit: no KUnit case results"
+	fi
+}
+
+# Up to KTASK_TEST_JOBS guests at once; results are reported in the order of
+# the runs, each as soon as it and every run before it has finished.
+max_jobs=${KTASK_TEST_JOBS:-1}
+[[ $max_jobs =~ ^[1-9][0-9]*$ ]] || die "KTASK_TEST_JOBS=$max_jobs: use a number of guests >= 1"
+launched=() reported=0
+report_finished() {
+	while [ "$reported" -lt "${#launched[@]}" ]; do
+		local name mode
+		read -r name mode <<< "${launched[$reported]}"
+		[ -f "$out_dir/$name.rc" ] || break
+		report "$name" "$mode"
+		reported=$((reported + 1))
+	done
+}
+for run in $runs; do
+	IFS=: read -r name smp mode <<< "$run"
+	while [ "$(jobs -rp | wc -l)" -ge "$max_jobs" ]; do
+		wait -n
+		report_finished
+	done
+	launch "$name" "$smp" "$mode"
+	launched+=("$name $mode")
 done
+wait
+report_finished
 
 # Deferred struct page init on ktask: the same memory comes up whether
 # ktask may use helpers or not, and every node logs its deferred init.

@@ -9,7 +9,8 @@
 # (space-separated "name:VM_SMP:mode" triples; mode full, kunit, or a bats
 # file to run alone, booted with that file's kernel arguments, memory and
 # QEMU devices, or a comma-separated list of bats files to run together),
-# KTASK_TEST_JOBS (guests to run at once, default 1).
+# KTASK_TEST_JOBS (guests to run at once, default 1), KTASK_TEST_ONLY_RUNS=1
+# (just those guest runs: no host tests, no deferred-init boots).
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -70,18 +71,22 @@ parse() {
 }
 
 # Host side: ktaskctl's meson tests (parsing, formatting, error messages).
-info "meson test (ktaskctl, on the host)"
-if meson test -C "$KTASK_TOP/build/meson" --print-errorlogs > "$out_dir/meson.log" 2>&1; then :; fi
-while IFS= read -r line; do
-	[[ $line =~ ^\ *[0-9]+/[0-9]+\ +([A-Za-z0-9_-]+)\ +(OK|FAIL|SKIP|TIMEOUT|ERROR)\  ]] || continue
-	case ${BASH_REMATCH[2]} in
-	OK) passed=$((passed + 1)); echo "PASS host/meson: ${BASH_REMATCH[1]}" ;;
-	SKIP) skipped=$((skipped + 1)); echo "SKIP host/meson: ${BASH_REMATCH[1]}" ;;
-	*) failed=$((failed + 1)); echo "FAIL host/meson: ${BASH_REMATCH[1]}"; tail -n 30 "$out_dir/meson.log" ;;
-	esac
-done < <(sed '/^Summary of Failures/,$d' "$out_dir/meson.log")
-grep -qE '^ *[0-9]+/[0-9]+ ' "$out_dir/meson.log" || {
-	failed=$((failed + 1)); echo "FAIL host/meson: no results"; tail -n 30 "$out_dir/meson.log"; }
+host_tests() {
+	local line
+	info "meson test (ktaskctl, on the host)"
+	if meson test -C "$KTASK_TOP/build/meson" --print-errorlogs > "$out_dir/meson.log" 2>&1; then :; fi
+	while IFS= read -r line; do
+		[[ $line =~ ^\ *[0-9]+/[0-9]+\ +([A-Za-z0-9_-]+)\ +(OK|FAIL|SKIP|TIMEOUT|ERROR)\  ]] || continue
+		case ${BASH_REMATCH[2]} in
+		OK) passed=$((passed + 1)); echo "PASS host/meson: ${BASH_REMATCH[1]}" ;;
+		SKIP) skipped=$((skipped + 1)); echo "SKIP host/meson: ${BASH_REMATCH[1]}" ;;
+		*) failed=$((failed + 1)); echo "FAIL host/meson: ${BASH_REMATCH[1]}"; tail -n 30 "$out_dir/meson.log" ;;
+		esac
+	done < <(sed '/^Summary of Failures/,$d' "$out_dir/meson.log")
+	grep -qE '^ *[0-9]+/[0-9]+ ' "$out_dir/meson.log" || {
+		failed=$((failed + 1)); echo "FAIL host/meson: no results"; tail -n 30 "$out_dir/meson.log"; }
+}
+[ "${KTASK_TEST_ONLY_RUNS:-0}" = 1 ] || host_tests
 
 # launch NAME SMP MODE: boot the guest for one run in the background; its
 # output lands in NAME.log and NAME.log.err, its exit status in NAME.rc.
@@ -162,44 +167,48 @@ deferred_boot() {
 		'grep MemTotal /proc/meminfo; dmesg | grep "deferred pages initialised"' \
 		> "$out_dir/deferred$2.log" 2>&1
 }
-info "deferred struct page init: 8 GiB over 2 nodes, default vs ktask.max_threads=1"
-if deferred_boot "" "" && deferred_boot "ktask.max_threads=1" "-1thread"; then
-	total=$(grep MemTotal "$out_dir/deferred.log")
-	total1=$(grep MemTotal "$out_dir/deferred-1thread.log")
-	if [ -n "$total" ] && [ "$total" = "$total1" ]; then
-		passed=$((passed + 1)); echo "PASS deferred/host: MemTotal equal with and without helpers ($total)"
-	else
-		failed=$((failed + 1)); echo "FAIL deferred/host: MemTotal differs: '$total' vs '$total1'"
-	fi
-	for n in 0 1; do
-		if grep -q "node $n deferred pages initialised in [0-9]*ms" "$out_dir/deferred.log"; then
-			passed=$((passed + 1)); echo "PASS deferred/host: node $n logs its deferred init"
+deferred_tests() {
+	local total total1 n helpers
+	info "deferred struct page init: 8 GiB over 2 nodes, default vs ktask.max_threads=1"
+	if deferred_boot "" "" && deferred_boot "ktask.max_threads=1" "-1thread"; then
+		total=$(grep MemTotal "$out_dir/deferred.log")
+		total1=$(grep MemTotal "$out_dir/deferred-1thread.log")
+		if [ -n "$total" ] && [ "$total" = "$total1" ]; then
+			passed=$((passed + 1)); echo "PASS deferred/host: MemTotal equal with and without helpers ($total)"
 		else
-			failed=$((failed + 1)); echo "FAIL deferred/host: node $n logged no deferred init"
+			failed=$((failed + 1)); echo "FAIL deferred/host: MemTotal differs: '$total' vs '$total1'"
 		fi
-	done
-else
-	failed=$((failed + 1)); echo "FAIL deferred/guest: boot failed"
-	tail -n 30 "$out_dir"/deferred*.log
-fi
-
-# With two CPUs per node, deferred init gets helpers: KUnit off, it is the
-# only ktask user during boot, so the counters are its own.
-info "deferred struct page init: 4 vCPUs, 2 per node, KUnit off"
-if VM_SMP=4 VM_MEM=8G VM_QUIET=1 VM_APPEND="${VM_APPEND:-} kunit.enable=0" \
-	"$KTASK_TOP/scripts/vm-run.sh" 'cat /sys/kernel/debug/ktask/stats /sys/kernel/debug/ktask/nodes' \
-	> "$out_dir/deferred-smp4.log" 2>&1; then
-	helpers=$(awk '$1 == "helpers_started:" { print $2 }' "$out_dir/deferred-smp4.log")
-	if [ "${helpers:-0}" -gt 0 ]; then
-		passed=$((passed + 1)); echo "PASS deferred/host: deferred init started $helpers helper(s) with 2 CPUs per node"
+		for n in 0 1; do
+			if grep -q "node $n deferred pages initialised in [0-9]*ms" "$out_dir/deferred.log"; then
+				passed=$((passed + 1)); echo "PASS deferred/host: node $n logs its deferred init"
+			else
+				failed=$((failed + 1)); echo "FAIL deferred/host: node $n logged no deferred init"
+			fi
+		done
 	else
-		failed=$((failed + 1)); echo "FAIL deferred/host: deferred init started no helper with 2 CPUs per node"
-		cat "$out_dir/deferred-smp4.log"
+		failed=$((failed + 1)); echo "FAIL deferred/guest: boot failed"
+		tail -n 30 "$out_dir"/deferred*.log
 	fi
-else
-	failed=$((failed + 1)); echo "FAIL deferred/guest: 4-vCPU boot failed"
-	tail -n 30 "$out_dir/deferred-smp4.log"
-fi
+
+	# With two CPUs per node, deferred init gets helpers: KUnit off, it is the
+	# only ktask user during boot, so the counters are its own.
+	info "deferred struct page init: 4 vCPUs, 2 per node, KUnit off"
+	if VM_SMP=4 VM_MEM=8G VM_QUIET=1 VM_APPEND="${VM_APPEND:-} kunit.enable=0" \
+		"$KTASK_TOP/scripts/vm-run.sh" 'cat /sys/kernel/debug/ktask/stats /sys/kernel/debug/ktask/nodes' \
+		> "$out_dir/deferred-smp4.log" 2>&1; then
+		helpers=$(awk '$1 == "helpers_started:" { print $2 }' "$out_dir/deferred-smp4.log")
+		if [ "${helpers:-0}" -gt 0 ]; then
+			passed=$((passed + 1)); echo "PASS deferred/host: deferred init started $helpers helper(s) with 2 CPUs per node"
+		else
+			failed=$((failed + 1)); echo "FAIL deferred/host: deferred init started no helper with 2 CPUs per node"
+			cat "$out_dir/deferred-smp4.log"
+		fi
+	else
+		failed=$((failed + 1)); echo "FAIL deferred/guest: 4-vCPU boot failed"
+		tail -n 30 "$out_dir/deferred-smp4.log"
+	fi
+}
+[ "${KTASK_TEST_ONLY_RUNS:-0}" = 1 ] || deferred_tests
 
 echo "logs: $out_dir"
 echo "$passed passed, $failed failed, $skipped skipped"

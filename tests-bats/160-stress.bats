@@ -16,13 +16,6 @@ load helpers
 STRESS=$BATS_TEST_DIRNAME/progs/stress-synthetic.py
 KMEMLEAK=$DEBUGFS/kmemleak
 
-# Every rlimits row's in_use is 0: no helper queued, the work pool full.
-assert_rlimits_idle() {
-	run awk 'NR > 1 && $2 != 0' "$KTASK_DEBUGFS/rlimits"
-	assert_success
-	assert_output ""
-}
-
 setup_file() {
 	# Leaks reported before this file are not ours: scan and forget them.
 	if [ -w "$KMEMLEAK" ]; then

@@ -58,6 +58,13 @@ as_nobody() {
 	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all "$@"
 }
 
+# Every rlimits row's in_use is 0: no helper queued, the work pool full.
+assert_rlimits_idle() {
+	run awk 'NR > 1 && $2 != 0' "$KTASK_DEBUGFS/rlimits"
+	assert_success
+	assert_output ""
+}
+
 # Tests that change settings save them in setup and put them back in
 # teardown, so that later files start from the defaults.
 save_settings() {

@@ -91,7 +91,10 @@ host_tests() {
 # launch NAME SMP MODE: boot the guest for one run in the background; its
 # output lands in NAME.log and NAME.log.err, its exit status in NAME.rc.
 launch() {
-	local name=$1 smp=$2 mode=$3 arg log=$out_dir/$1.log
+	local name=$1 smp=$2 mode=$3 arg log=$out_dir/$1.log filter=''
+	# vm-run.sh passes no environment into the guest: BATS_FILTER goes on
+	# the command line.
+	[ -z "${BATS_FILTER:-}" ] || filter="BATS_FILTER=$(printf %q "$BATS_FILTER") "
 	case $mode in
 	full) arg= ;;
 	kunit) arg=--kunit-only ;;
@@ -103,7 +106,7 @@ launch() {
 	(
 		VM_MEM=${run_mem[$mode]:-${VM_MEM:-4G}} VM_SMP=$smp VM_QUIET=1 VM_APPEND="${VM_APPEND:-} ${run_append[$mode]:-}" \
 			VM_QEMU_ARGS="${VM_QEMU_ARGS:-} ${run_qemu[$mode]:-}" "$KTASK_TOP/scripts/vm-run.sh" \
-			"$KTASK_TOP/tests-bats/run-suite.sh $arg" > "$log" 2> "$log.err"
+			"$filter$KTASK_TOP/tests-bats/run-suite.sh $arg" > "$log" 2> "$log.err"
 		echo $? > "$out_dir/$name.rc"
 	) &
 }

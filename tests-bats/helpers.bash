@@ -65,6 +65,20 @@ assert_rlimits_idle() {
 	assert_output ""
 }
 
+# assert_sigkill_within_2s PID: PID (a child of the test, still running)
+# dies of SIGKILL and is reaped within 2 s.  Timed with bash's own clock: a
+# date(1) exec alone takes a second on the debug kernel.
+assert_sigkill_within_2s() {
+	local pid=$1 start end
+	kill -0 "$pid"
+	start=${EPOCHREALTIME/./}
+	kill -KILL "$pid"
+	wait "$pid" || true
+	end=${EPOCHREALTIME/./}
+	echo "# killed after $(( (end - start) / 1000 )) ms" >&3
+	[ $(( end - start )) -lt 2000000 ]
+}
+
 # Tests that change settings save them in setup and put them back in
 # teardown, so that later files start from the defaults.
 save_settings() {

@@ -34,7 +34,12 @@ if [ "${KERNEL:-ktask}" = debug ]; then
 else
 	export VM_TIMEOUT=${VM_TIMEOUT:-1800}
 fi
-out_dir=$KTASK_TOP/build/test
+# Logs per kernel: .ci/run's debug subset must not overwrite make test's.
+if [ "${KERNEL:-ktask}" = ktask ]; then
+	out_dir=$KTASK_TOP/build/test
+else
+	out_dir=$KTASK_TOP/build/test-$KERNEL
+fi
 mkdir -p "$out_dir"
 passed=0 failed=0 skipped=0
 

@@ -132,6 +132,12 @@ int cmd_monitor(int argc, char **argv, const struct global_opts *g)
 			  KTASK_FAMILY_NAME, KTASK_MCGRP_EVENTS);
 		goto fail;
 	}
+	if (ret == -EPERM || ret == -EACCES) {
+		/* The kernel refuses the join: events show every user's tasks. */
+		error_msg("monitor", "joining the '%s' group needs CAP_SYS_ADMIN: %s",
+			  KTASK_MCGRP_EVENTS, strerror(-ret));
+		goto fail;
+	}
 	if (ret) {
 		ktask_nl_report(nl, "monitor", ret);
 		goto fail;

@@ -8,7 +8,7 @@ packages=(
 	gcc make flex bison bc libelf-dev libssl-dev cpio ccache rsync xz-utils git perl python3
 	python3-ply python3-git meson ninja-build pkg-config libnl-3-dev libnl-genl-3-dev
 	bats bats-assert bats-support
-	util-linux procps kmod
+	util-linux procps kmod numactl
 	stress-ng gnuplot-nox
 )
 

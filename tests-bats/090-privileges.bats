@@ -47,3 +47,18 @@ load helpers
 	assert_success
 	assert_output "$(cat "$MAX_THREADS_PARAM")"
 }
+
+@test "nobody: ktaskctl monitor cannot join the events group (EPERM), exit 1; root can" {
+	run as_nobody timeout 30 "$KTASK_TOP/build/meson/ktaskctl/ktaskctl" monitor --count 1
+	assert_failure 1
+	assert_output "ktaskctl: monitor: joining the 'events' group needs CAP_SYS_ADMIN: Operation not permitted"
+	# Root still gets the events.
+	"$KTASK_TOP/build/meson/ktaskctl/ktaskctl" monitor --verbose --count 1 \
+		> "$BATS_TEST_TMPDIR/events" 2> "$BATS_TEST_TMPDIR/listening" 3>&- &
+	pid=$!
+	wait_for_listening "$BATS_TEST_TMPDIR/listening"
+	echo "kind=cpu size=1000" > "$KTASK_DEBUGFS/synthetic"
+	wait_bounded "$pid" 60
+	run cat "$BATS_TEST_TMPDIR/events"
+	assert_output --regexp '^func=ktask_synth_thread size=1000 '
+}

@@ -6,6 +6,9 @@
 load helpers
 
 HUGETLB=$BATS_TEST_DIRNAME/progs/hugetlb.py
+CGROOT=/sys/fs/cgroup
+# A cgroup for the containment tests: hugetlb limits, cpuset.mems.
+HCG=$CGROOT/ktask-hugetlb
 
 pool() { cat "/sys/kernel/mm/hugepages/hugepages-$1kB/$2"; }
 
@@ -20,6 +23,8 @@ setup_file() {
 	mkdir -p /tmp/huge1g /tmp/huge2m
 	mountpoint -q /tmp/huge1g || mount -t hugetlbfs -o pagesize=1G none /tmp/huge1g
 	mountpoint -q /tmp/huge2m || mount -t hugetlbfs -o pagesize=2M none /tmp/huge2m
+	mountpoint -q "$CGROOT" || mount -t cgroup2 none "$CGROOT"
+	echo "+hugetlb +cpuset" > "$CGROOT/cgroup.subtree_control"
 }
 
 setup() {
@@ -31,6 +36,7 @@ setup() {
 
 teardown() {
 	rm -f /tmp/huge1g/* /tmp/huge2m/*
+	[ ! -d "$HCG" ] || rmdir "$HCG"
 	restore_settings
 }
 
@@ -71,18 +77,120 @@ expect_pools_restored() {
 	expect_pools_restored
 }
 
-@test "fallocate went multithreaded: helpers for 2 MiB, clear_gigantic_page for 1 GiB" {
-	ktaskctl monitor --count 3 > "$BATS_TEST_TMPDIR/events" &
+@test "fallocate went multithreaded: both page sizes, each 1 GiB page cleared by its thread" {
+	ktaskctl monitor --verbose --count 4 > "$BATS_TEST_TMPDIR/events" 2> "$BATS_TEST_TMPDIR/listening" &
 	pid=$!
-	sleep 1
+	wait_for_listening "$BATS_TEST_TMPDIR/listening"
 	fallocate -l 512M /tmp/huge2m/f
-	fallocate -l 1G /tmp/huge1g/f
-	wait $pid
+	fallocate -l 2G /tmp/huge1g/f
+	wait_bounded $pid 60
 	run cat "$BATS_TEST_TMPDIR/events"
 	assert_line --regexp '^func=hugetlbfs_falloc_chunk size=256 threads=2 '
-	# The gigantic page is preallocated in one thread, cleared in two.
-	assert_line --regexp '^func=hugetlbfs_falloc_chunk size=1 threads=1 '
-	assert_line --regexp '^func=clear_gigantic_page_chunk size=262144 threads=2 .* error=0 '
+	# The helpers, threads of fallocate's process, were started before the
+	# inode lock; each clears its gigantic page alone, under the fault mutex.
+	assert_line --regexp '^func=hugetlbfs_falloc_chunk size=2 threads=2 .* error=0 '
+	assert_line --regexp '^func=clear_gigantic_page_chunk size=262144 threads=1 .* error=0 '
+}
+
+# in_hcg CMD...: run CMD in $HCG, status and output in $status and $output.
+in_hcg() {
+	run sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' _ "$HCG" "$@"
+}
+
+node_free2m() {
+	cat "/sys/devices/system/node/node$1/hugepages/hugepages-2048kB/free_hugepages"
+}
+
+# expect_eq WHAT EXPECTED ACTUAL
+expect_eq() {
+	[ "$3" = "$2" ] || fail "$1: expected $2, got $3"
+}
+
+@test "hugetlb cgroup, 2 MiB: fallocate 1 GiB past 128 pages fails with ENOSPC, takes at most 128, all charged" {
+	mkdir "$HCG"
+	echo $(( 128 << 21 )) > "$HCG/hugetlb.2MB.max"
+	echo $(( 128 << 21 )) > "$HCG/hugetlb.2MB.rsvd.max"
+	in_hcg fallocate -l 1G /tmp/huge2m/f
+	assert_failure
+	assert_output --partial "No space left on device"
+	taken=$(( free2m - $(pool 2048 free_hugepages) ))
+	[ "$taken" -le 128 ] || fail "pages taken: expected at most 128, got $taken"
+	# Every page the file holds, the helpers' too, is charged to the group.
+	expect_eq "hugetlb.2MB.current" $(( taken << 21 )) "$(cat "$HCG/hugetlb.2MB.current")"
+	expect_eq "hugetlb.2MB.rsvd.current" $(( taken << 21 )) "$(cat "$HCG/hugetlb.2MB.rsvd.current")"
+	rm /tmp/huge2m/f
+	expect_eq "hugetlb.2MB.current after rm" 0 "$(cat "$HCG/hugetlb.2MB.current")"
+	expect_eq "hugetlb.2MB.rsvd.current after rm" 0 "$(cat "$HCG/hugetlb.2MB.rsvd.current")"
+	expect_pools_restored
+}
+
+@test "hugetlb cgroup, 2 MiB: a 256 MiB fallocate within the limit is charged in full to the group" {
+	mkdir "$HCG"
+	echo $(( 256 << 21 )) > "$HCG/hugetlb.2MB.max"
+	threads=$(ktask_value stats helper_threads)
+	in_hcg fallocate -l 256M /tmp/huge2m/f
+	assert_success
+	[ "$(ktask_value stats helper_threads)" -gt "$threads" ] || fail "no helper thread started"
+	expect_eq "hugetlb.2MB.current" $(( 256 << 20 )) "$(cat "$HCG/hugetlb.2MB.current")"
+	rm /tmp/huge2m/f
+	expect_eq "hugetlb.2MB.current after rm" 0 "$(cat "$HCG/hugetlb.2MB.current")"
+	expect_pools_restored
+}
+
+@test "hugetlb cgroup, 1 GiB: fallocate 2 GiB past one page fails with ENOSPC and takes one page" {
+	mkdir "$HCG"
+	echo $(( 1 << 30 )) > "$HCG/hugetlb.1GB.max"
+	in_hcg fallocate -l 2G /tmp/huge1g/f
+	assert_failure
+	assert_output --partial "No space left on device"
+	taken=$(( free1g - $(pool 1048576 free_hugepages) ))
+	[ "$taken" -le 1 ] || fail "1 GiB pages taken: expected at most 1, got $taken"
+	expect_eq "hugetlb.1GB.current" $(( taken << 30 )) "$(cat "$HCG/hugetlb.1GB.current")"
+	rm /tmp/huge1g/f
+	expect_pools_restored
+}
+
+# expect_node1_only CMD...: CMD fallocates 512 MiB of 2 MiB pages with two
+# threads, every page from node 1.
+expect_node1_only() {
+	[ -d /sys/devices/system/node/node1 ] || skip "one node"
+	echo 2 > "$MAX_THREADS_PARAM"
+	n0=$(node_free2m 0) n1=$(node_free2m 1) threads=$(ktask_value stats helper_threads)
+	"$@"
+	assert_success
+	[ "$(ktask_value stats helper_threads)" -gt "$threads" ] || fail "no helper thread started"
+	expect_eq "pages taken from node 0" 0 $(( n0 - $(node_free2m 0) ))
+	expect_eq "pages taken from node 1" 256 $(( n1 - $(node_free2m 1) ))
+	rm /tmp/huge2m/f
+	expect_pools_restored
+}
+
+@test "memory policy: a caller bound to node 1 (MPOL_BIND) gets no page from node 0" {
+	expect_node1_only run numactl --membind=1 fallocate -l 512M /tmp/huge2m/f
+}
+
+@test "cpuset: a caller whose cpuset.mems is node 1 gets no page from node 0" {
+	[ -d /sys/devices/system/node/node1 ] || skip "one node"
+	mkdir "$HCG"
+	echo 1 > "$HCG/cpuset.mems"
+	expect_node1_only in_hcg fallocate -l 512M /tmp/huge2m/f
+}
+
+@test "SIGKILL inside a 1 GiB page fault returns within 2 s and leaks nothing" {
+	local pid free i
+	truncate -s 1G /tmp/huge1g/f
+	"$HUGETLB" fill /tmp/huge1g/f 0x5a &
+	pid=$!
+	# Kill once the fault has taken its page (and is clearing it).
+	for ((i = 0; i < 200000; i++)); do
+		read -r free < /sys/kernel/mm/hugepages/hugepages-1048576kB/free_hugepages
+		[ "$free" -lt "$free1g" ] && break
+	done
+	[ "$free" -lt "$free1g" ] || fail "the 1 GiB page was never taken"
+	assert_sigkill_within_2s "$pid"
+	assert_rlimits_idle
+	rm -f /tmp/huge1g/f
+	expect_pools_restored
 }
 
 @test "FALLOC_FL_KEEP_SIZE preallocates without changing i_size" {

@@ -8,6 +8,7 @@
 load helpers
 
 VFIO_MAP=$KTASK_TOP/build/meson/tests-bats/progs/vfio-map
+TRACEFS=/sys/kernel/tracing
 
 setup_file() {
 	# bats 1.8 cannot skip from setup_file: leave the reason to setup().
@@ -29,6 +30,7 @@ setup() {
 
 teardown() {
 	[ -z "${monitor_pid:-}" ] || kill "$monitor_pid" 2>/dev/null || true
+	echo 0 > "$TRACEFS/events/ktask/ktask_chunk/enable" 2>/dev/null || true
 	restore_settings
 }
 
@@ -225,18 +227,49 @@ expect_mapped() {
 
 @test "a 1 GiB map runs vfio_pin_map_dma_chunk in 2 threads (ktask monitor)" {
 	# fd 3 closed: bats waits for whatever holds it open.
-	ktaskctl monitor > "$BATS_TEST_TMPDIR/events" 2>&1 3>&- &
+	ktaskctl monitor --verbose --count 1 > "$BATS_TEST_TMPDIR/events" 2> "$BATS_TEST_TMPDIR/listening" 3>&- &
 	monitor_pid=$!
-	sleep 1
+	wait_for_listening "$BATS_TEST_TMPDIR/listening"
 	vfio_map --size 1G
 	expect_mapped $(( 1 << 30 ))
-	sleep 1
-	kill "$monitor_pid"
-	wait "$monitor_pid" || true
+	wait_bounded "$monitor_pid" 60
 	monitor_pid=
 	run cat "$BATS_TEST_TMPDIR/events"
 	assert_line --regexp '^func=vfio_pin_map_dma_chunk size=[0-9]+ threads=2 .*error=0( |$)'
 	assert_kernel_log_clean
+}
+
+@test "SIGKILL inside a 1 GiB map stops every thread's chunk within 2 s and leaks nothing" {
+	local pid vmlck i
+	# One 512 MiB chunk per thread: a helper deaf to the caller's signal
+	# would pin its whole half before the map returned.
+	echo Y > "$KTASK_DEBUGFS/one_chunk_per_thread"
+	echo 2 > "$MAX_THREADS_PARAM"
+	echo > "$TRACEFS/trace"
+	echo 1 > "$TRACEFS/events/ktask/ktask_chunk/enable"
+	"$VFIO_MAP" --size 1G "$VFIO_GROUP" > "$BATS_TEST_TMPDIR/out" 3>&- &
+	pid=$!
+	# Kill once pages are pinned (VmLck grows as the chunks pin).
+	for ((i = 0; i < 200000; i++)); do
+		vmlck=0
+		while read -r key value _; do
+			[ "$key" = VmLck: ] && vmlck=$value
+		done < "/proc/$pid/status"
+		[ "$vmlck" -gt 0 ] && break
+	done
+	[ "$vmlck" -gt 0 ] || fail "the map never pinned a page"
+	assert_sigkill_within_2s "$pid"
+	echo 0 > "$TRACEFS/events/ktask/ktask_chunk/enable"
+	run grep -o 'ktask_chunk: func=vfio_pin_map_dma_chunk .*' "$TRACEFS/trace"
+	echo "$output" | sed 's/^/# /' >&3
+	# One per thread that took its chunk before the signal came.
+	[ "${#lines[@]}" -ge 1 ] && [ "${#lines[@]}" -le 2 ] ||
+		fail "chunks: expected 1 or 2, got ${#lines[@]}"
+	# None ran to its end: each stopped at the signal.
+	refute_line --regexp 'ret=0$'
+	[ "$(pins_held)" -eq "$pins_before" ] ||
+		fail "pinned pages: $pins_before before, $(pins_held) after"
+	assert_rlimits_idle
 }
 
 @test "kernel log is clean after the vfio tests" {

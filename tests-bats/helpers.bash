@@ -89,4 +89,28 @@ restore_settings() {
 	echo "$saved_max" > "$MAX_THREADS_PARAM"
 	echo "helper_nice=19 renice=1" > "$KTASK_DEBUGFS/workers"
 	echo "mode=auto" > "$KTASK_DEBUGFS/power"
+	echo N > "$KTASK_DEBUGFS/one_chunk_per_thread"
+}
+
+# wait_for_listening FILE: ktaskctl monitor --verbose, its stderr in FILE,
+# has joined the events group (at most 30 s).
+wait_for_listening() {
+	timeout 30 bash -c 'until grep -q "monitor: listening" "$1"; do sleep 0.05; done' _ "$1" ||
+		fail "ktaskctl monitor did not start listening: $(cat "$1")"
+}
+
+# wait_bounded PID SECONDS: wait for a background job of this test, failing
+# (and killing it) if it is still running after SECONDS.
+wait_bounded() {
+	local pid=$1 secs=$2
+	if ! timeout "$secs" tail --pid="$pid" -f /dev/null; then
+		kill -KILL "$pid" 2>/dev/null || true
+		fail "pid $pid still running after $secs s"
+	fi
+	wait "$pid"
+}
+
+# cgroup_stat CGROUP KEY: a value of CGROUP's cpu.stat (usage_usec, nr_throttled).
+cgroup_stat() {
+	awk -v k="$2" '$1 == k { print $2 }' "$1/cpu.stat"
 }

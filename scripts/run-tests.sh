@@ -23,7 +23,7 @@ declare -A run_append=(
 	[100-hugetlbfs.bats]="hugepagesz=1G hugepages=2 hugepagesz=2M hugepages=1100 trace_event=ktask:ktask_task_end tp_printk kunit.enable=0"
 	[110-vfio.bats]="intel_iommu=on iommu=nopt"
 )
-declare -A run_mem=([100-hugetlbfs.bats]=6G [110-vfio.bats]=3G)
+declare -A run_mem=([100-hugetlbfs.bats]=8G [110-vfio.bats]=3G)
 declare -A run_qemu=([110-vfio.bats]="-device intel-iommu -device edu")
 # A guest that does not exit in VM_TIMEOUT counts as hung.  The full smp2
 # run takes about 15 minutes under TCG (all 129 bats tests passed at 900 s

@@ -1,7 +1,9 @@
 #!/usr/bin/env bats
-# hugetlbfs fallocate and gigantic page clearing on ktask.  make test boots
-# a 6 GiB guest with 1 GiB and 2 MiB pages reserved to run this file; other
-# boots skip it.
+# hugetlbfs fallocate and gigantic page clearing on ktask, and the hugetlb
+# cgroup, memory policy and cpuset limits of the caller.  make test boots an
+# 8 GiB guest with 1 GiB and 2 MiB pages reserved to run this file (4 GiB a
+# node: the node 1 tests need normal memory beside node 1's huge pages);
+# other boots skip it.
 
 load helpers
 

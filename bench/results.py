@@ -36,6 +36,7 @@ JOBS = {
     "vfio": ["vfio-map"],
     "contention": ["contention-nice19", "contention-nice0"],
     "starvation": ["starvation-renice", "starvation-no-renice"],
+    "containment": ["containment-cgroup-2threads"],
 }
 
 
@@ -314,6 +315,26 @@ class Results:
                      {f"{threads} threads {what}": s, "1 thread": one},
                      s["median"], one["median"], s["median"] / one["median"],
                      "task time / 1-thread task time", goal)
+
+    def containment(self):
+        c = stats(self.samples("synthetic", "containment", "cgroup"), 1e6)
+        r = stats(self.samples("synthetic", "containment", "root"), 1e6)
+        name = "containment-cgroup-2threads"
+        if not c or not r:
+            self.missing(name, "ms", "<= 1.05", "not measured")
+            return
+        units = self.meta("synthetic", "containment_units")
+        note = None
+        k2 = stats(self.samples("synthetic", "tiny-2x", "ktask"), 1)
+        d2 = stats(self.samples("synthetic", "tiny-2x", "direct"), 1)
+        if k2 and d2:
+            note = (f"a task that starts one helper thread costs {k2['median'] - d2['median']:.0f} ns "
+                    "more than a direct call (tiny-task-2x)")
+        self.add(name, "ms",
+                 f"the synthetic cpu task of {units} units at 2 threads, started inside a cgroup "
+                 "(cpu controller, no limit: its helpers are charged there) vs in the root cgroup, same boot",
+                 {"in a cgroup": c, "root cgroup": r}, c["median"], r["median"],
+                 c["median"] / r["median"], "time in a cgroup / time in the root", "<= 1.05", note)
 
     def build(self):
         self.speedup = None

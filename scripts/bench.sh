@@ -17,7 +17,7 @@
 #   BENCH_REPEATS    timed runs per variant after the warm-up (5; QUICK 3)
 #   BENCH_BOOTS      boots per kernel for deferred init and boot (3; QUICK 1)
 #   BENCH_ONLY       measures to run, of: cpu tiny contention starvation
-#                    fallocate vfio deferred boot (default: all)
+#                    containment fallocate vfio deferred boot (default: all)
 #   VM_SMP (2), VM_NODES (2), VM_MEM (raises every guest's memory; never
 #   below a measure's need), VM_APPEND, VM_QEMU_ARGS, VM_TIMEOUT (1800)
 #   BENCH_DEFERRED_MEM (16G; QUICK 8G): the deferred init guests' memory
@@ -51,12 +51,12 @@ for v in "${guest_vars[@]}"; do
 	[ -z "${!v:-}" ] || settings+="$v=$(printf '%q' "${!v}") "
 done
 
-only=" ${BENCH_ONLY:-cpu tiny contention starvation fallocate vfio deferred boot} "
+only=" ${BENCH_ONLY:-cpu tiny contention starvation containment fallocate vfio deferred boot} "
 only=${only//,/ }
 for m in $only; do
 	case $m in
-	cpu|tiny|contention|starvation|fallocate|vfio|deferred|boot) ;;
-	*) die "BENCH_ONLY: unknown measure '$m' (cpu tiny contention starvation fallocate vfio deferred boot)" ;;
+	cpu|tiny|contention|starvation|containment|fallocate|vfio|deferred|boot) ;;
+	*) die "BENCH_ONLY: unknown measure '$m' (cpu tiny contention starvation containment fallocate vfio deferred boot)" ;;
 	esac
 done
 wanted() { [[ $only == *" $1 "* ]]; }
@@ -107,7 +107,7 @@ rm -f "$out"/results.* "$out"/*.png "$out"/*.dat "$out"/busy.log
 # The plan: one line per boot, "NAME KERNEL MEM_MIB APPEND|QEMU|CMD".
 plan=()
 synthetic_jobs=
-for j in cpu tiny contention starvation; do
+for j in cpu tiny contention starvation containment; do
 	wanted "$j" && synthetic_jobs+="$j "
 done
 [ -z "$synthetic_jobs" ] || plan+=("synthetic ktask 4096 ||$synthetic_jobs")

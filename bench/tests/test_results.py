@@ -46,14 +46,20 @@ class Results(unittest.TestCase):
                 + samples("contention", "alone", 10, 10, 10)
                 + samples("contention", "nice19", 10.2, 10.4, 10.3)
                 + samples("contention", "nice0", 15, 15, 15)
+                + samples("containment", "cgroup", 103, 104, 102)
+                + samples("containment", "root", 100, 100, 100)
                 + ["@sample cpu ktask-1 0", "@failed starvation"])
             raw(out, "memory-ktask", "ktask",
                 samples("fallocate-1G", "ktask", 50, 50, 50) + samples("fallocate-1G", "1thread", 100, 100, 100)
                 + samples("fallocate-2M", "ktask", 60, 60, 60))
             raw(out, "memory-baseline", "baseline",
                 samples("fallocate-1G", "baseline", 90, 90, 90) + samples("fallocate-2M", "baseline", 100, 100, 100))
-            m, md, r = self.run_results(out, "cpu tiny contention starvation fallocate")
+            m, md, r = self.run_results(out, "cpu tiny contention starvation containment fallocate")
             self.assertIn("bad sample ignored", r.stderr)
+
+            c = m["containment-cgroup-2threads"]
+            self.assertAlmostEqual(c["ratio"], 1.03)          # cgroup median / root median
+            self.assertTrue(c["met"])
 
             e = m["synthetic-cpu-speedup-2threads"]
             self.assertAlmostEqual(e["ktask"], 100 / 55)

@@ -51,7 +51,7 @@ test: deps kernel tools
 # so that the two lanes finish together.
 DEBUG_RUNS := smp2-core:2:000-boot.bats,010-kunit.bats,020-debugfs.bats,030-synthetic.bats,040-bad-input.bats,050-tuning.bats \
 	vfio:2:110-vfio.bats hugetlb:2:100-hugetlbfs.bats \
-	smp2-ctl:2:060-ktaskctl.bats,090-privileges.bats,140-trace.bats,150-power.bats \
+	smp2-ctl:2:060-ktaskctl.bats,090-privileges.bats,140-trace.bats,150-power.bats,180-containment.bats \
 	hotplug4:4:120-hotplug.bats confine4:4:130-confinement.bats stress:2:160-stress.bats \
 	fuzz:2:170-fuzz.bats param:2:095-boot-param.bats smp4:4:kunit
 test-debug: deps tools
@@ -62,7 +62,7 @@ test-debug: deps tools
 # runs: stress (undo included) and fuzz in one guest, hotplug, and the
 # hugetlbfs user, where the lockdep report of patch 20 came from (README:
 # Debug kernel).
-DEBUG_SUBSET := hugetlb:2:100-hugetlbfs.bats stress-fuzz:2:160-stress.bats,170-fuzz.bats \
+DEBUG_SUBSET := hugetlb:2:100-hugetlbfs.bats stress-fuzz:2:160-stress.bats,170-fuzz.bats,180-containment.bats \
 	hotplug4:4:120-hotplug.bats
 test-debug-subset: deps tools
 	@$(TOP)/scripts/build-kernel.sh debug

@@ -141,13 +141,13 @@ json() {
 }
 
 @test "monitor receives the events of tasks run meanwhile" {
-	ktaskctl monitor --count 3 --json > "$BATS_TEST_TMPDIR/events" 2>&1 &
+	ktaskctl monitor --verbose --count 3 --json > "$BATS_TEST_TMPDIR/events" 2> "$BATS_TEST_TMPDIR/listening" 3>&- &
 	pid=$!
-	sleep 1
+	wait_for_listening "$BATS_TEST_TMPDIR/listening"
 	for size in 1111 2222 3333; do
 		ktaskctl run-synthetic --size $size --threads 2 > /dev/null
 	done
-	wait $pid
+	wait_bounded $pid 60
 	run cat "$BATS_TEST_TMPDIR/events"
 	[ "${#lines[@]}" -eq 3 ]
 	run python3 -c 'import json,sys; print([ (e["func"], e["size"]) for e in map(json.loads, open(sys.argv[1])) ])' "$BATS_TEST_TMPDIR/events"
@@ -155,11 +155,11 @@ json() {
 }
 
 @test "monitor events carry threads, chunks, error and undone" {
-	ktaskctl monitor --count 1 > "$BATS_TEST_TMPDIR/event" 2>&1 &
+	ktaskctl monitor --verbose --count 1 > "$BATS_TEST_TMPDIR/event" 2> "$BATS_TEST_TMPDIR/listening" 3>&- &
 	pid=$!
-	sleep 1
+	wait_for_listening "$BATS_TEST_TMPDIR/listening"
 	ktaskctl run-synthetic --size 5000 --threads 2 --fail-at 4999 > /dev/null
-	wait $pid
+	wait_bounded $pid 60
 	run cat "$BATS_TEST_TMPDIR/event"
 	assert_output --regexp '^func=ktask_synth_thread size=5000 threads=2 chunks=[0-9]+ elapsed=.* error=-5 undone=[0-9]+$'
 }

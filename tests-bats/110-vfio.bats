@@ -9,6 +9,7 @@ load helpers
 
 VFIO_MAP=$KTASK_TOP/build/meson/tests-bats/progs/vfio-map
 TRACEFS=/sys/kernel/tracing
+THP=/sys/kernel/mm/transparent_hugepage/enabled
 
 setup_file() {
 	# bats 1.8 cannot skip from setup_file: leave the reason to setup().
@@ -31,6 +32,7 @@ setup() {
 teardown() {
 	[ -z "${monitor_pid:-}" ] || kill "$monitor_pid" 2>/dev/null || true
 	echo 0 > "$TRACEFS/events/ktask/ktask_chunk/enable" 2>/dev/null || true
+	[ -z "${thp_saved:-}" ] || echo "$thp_saved" > "$THP"
 	restore_settings
 }
 
@@ -270,6 +272,28 @@ expect_mapped() {
 	[ "$(pins_held)" -eq "$pins_before" ] ||
 		fail "pinned pages: $pins_before before, $(pins_held) after"
 	assert_rlimits_idle
+}
+
+# numa_hit NODE: pages allocated on NODE so far.
+numa_hit() {
+	awk '$1 == "numa_hit" { print $2 }' "/sys/devices/system/node/node$1/numastat"
+}
+
+@test "memory policy: a map by a caller bound to node 1 faults every page on node 1, at 2 threads" {
+	[ -d /sys/devices/system/node/node1 ] || skip "one node"
+	echo 2 > "$MAX_THREADS_PARAM"
+	# 4 KiB pages only: numa_hit counts allocations, not pages.
+	thp_saved=$(sed 's/.*\[\(.*\)\].*/\1/' "$THP")
+	echo never > "$THP"
+	n0=$(numa_hit 0) n1=$(numa_hit 1) threads=$(ktask_value stats helper_threads)
+	run numactl --membind=1 "$VFIO_MAP" --size 256M "$VFIO_GROUP"
+	expect_mapped $(( 256 << 20 ))
+	[ "$(ktask_value stats helper_threads)" -gt "$threads" ] || fail "no helper thread started"
+	d0=$(( $(numa_hit 0) - n0 )) d1=$(( $(numa_hit 1) - n1 ))
+	echo "# pages allocated: node 0 $d0, node 1 $d1" >&3
+	[ "$d1" -ge 65536 ] || fail "node 1: expected >= 65536 pages (256 MiB), got $d1"
+	# What else ran meanwhile (this shell, page tables) stays far below.
+	[ "$d0" -lt 8192 ] || fail "node 0: expected < 8192 pages, got $d0"
 }
 
 @test "kernel log is clean after the vfio tests" {

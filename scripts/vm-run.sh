@@ -127,13 +127,9 @@ fail() {
 [ "$qrc" = 0 ] || { cat "$run/qemu.log" >&2; fail "qemu exited with status $qrc"; }
 
 # Anything the kernel reports as a bug fails the run, whatever CMD returned.
-reports='Kernel panic|Oops|BUG:|WARNING:|cut here|general protection fault|'
-reports+='possible circular locking|inconsistent lock state|possible recursive locking|'
-reports+='suspicious RCU usage|INFO: task .* blocked for more than|soft lockup|hard LOCKUP|'
-reports+='KASAN|UBSAN|KFENCE|kmemleak: .* new suspected|ODEBUG:|Call Trace:'
-if grep -Eq "$reports" "$run/console.log"; then
+if reports=$("$KTASK_TOP/scripts/kernel-reports.sh" < "$run/console.log"); then
 	echo "vm-run: the guest kernel reported a problem:" >&2
-	grep -En -m 20 "$reports" "$run/console.log" | sed 's/^/  | /' >&2
+	head -n 20 <<< "$reports" | sed 's/^/  | /' >&2
 	fail "kernel log not clean"
 fi
 

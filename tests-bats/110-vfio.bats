@@ -10,6 +10,10 @@ load helpers
 VFIO_MAP=$KTASK_TOP/build/meson/tests-bats/progs/vfio-map
 TRACEFS=/sys/kernel/tracing
 THP=/sys/kernel/mm/transparent_hugepage/enabled
+CGROOT=/sys/fs/cgroup
+# The memory cgroup of the OOM test: kernel-reports.sh expects the OOM
+# killer's report for cgroups named ktask-*.
+OOM_CG=$CGROOT/ktask-vfio-oom
 
 setup_file() {
 	# bats 1.8 cannot skip from setup_file: leave the reason to setup().
@@ -33,6 +37,8 @@ teardown() {
 	[ -z "${monitor_pid:-}" ] || kill "$monitor_pid" 2>/dev/null || true
 	echo 0 > "$TRACEFS/events/ktask/ktask_chunk/enable" 2>/dev/null || true
 	[ -z "${thp_saved:-}" ] || echo "$thp_saved" > "$THP"
+	[ -z "${map_pid:-}" ] || kill -KILL "$map_pid" 2>/dev/null || true
+	[ ! -d "$OOM_CG" ] || rmdir "$OOM_CG"
 	restore_settings
 }
 
@@ -294,6 +300,55 @@ numa_hit() {
 	[ "$d1" -ge 65536 ] || fail "node 1: expected >= 65536 pages (256 MiB), got $d1"
 	# What else ran meanwhile (this shell, page tables) stays far below.
 	[ "$d0" -lt 8192 ] || fail "node 0: expected < 8192 pages, got $d0"
+}
+
+# memory_event KEY: a counter of $OOM_CG/memory.events (builtins only, as
+# the polling loops need).
+memory_event() {
+	local key value
+	while read -r key value; do
+		if [ "$key" = "$1" ]; then
+			echo "$value"
+			return 0
+		fi
+	done < "$OOM_CG/memory.events"
+	return 1
+}
+
+@test "OOM: a 1 GiB map over its cgroup's 256 MiB memory.max is OOM-killed within 2 s and leaks nothing" {
+	local kills=0 i start end rc
+	mountpoint -q "$CGROOT" || mount -t cgroup2 none "$CGROOT"
+	echo +memory > "$CGROOT/cgroup.subtree_control"
+	mkdir "$OOM_CG"
+	echo 256M > "$OOM_CG/memory.max"
+	[ ! -f "$OOM_CG/memory.swap.max" ] || echo 0 > "$OOM_CG/memory.swap.max"
+	# One 512 MiB chunk per thread: the helpers fault the pages the memcg
+	# refuses, and must stop at the kill that follows.
+	echo Y > "$KTASK_DEBUGFS/one_chunk_per_thread"
+	echo 2 > "$MAX_THREADS_PARAM"
+	bash -c 'echo $$ > "$1/cgroup.procs" && exec "$2" --size 1G "$3"' _ \
+		"$OOM_CG" "$VFIO_MAP" "$VFIO_GROUP" > "$BATS_TEST_TMPDIR/out" 2>&1 3>&- &
+	map_pid=$!
+	for ((i = 0; i < 200000 && kills == 0; i++)); do
+		kills=$(memory_event oom_kill)
+		kill -0 "$map_pid" 2>/dev/null || break
+	done
+	start=${EPOCHREALTIME/./}
+	[ "$kills" -ge 1 ] || fail "no OOM kill in $OOM_CG: $(cat "$OOM_CG/memory.events" "$BATS_TEST_TMPDIR/out")"
+	rc=0
+	wait "$map_pid" || rc=$?
+	end=${EPOCHREALTIME/./}
+	map_pid=
+	echo "# exited $(( (end - start) / 1000 )) ms after the OOM kill was seen" >&3
+	[ "$rc" -eq 137 ] || fail "vfio-map: expected death by SIGKILL (137), got $rc: $(cat "$BATS_TEST_TMPDIR/out")"
+	[ $(( end - start )) -lt 2000000 ] || fail "exited $(( (end - start) / 1000 )) ms after the kill, expected < 2000"
+	[ "$(pins_held)" -eq "$pins_before" ] ||
+		fail "pinned pages: $pins_before before, $(pins_held) after"
+	assert_rlimits_idle
+	# The report names our cgroup; nothing else in the log.
+	run bash -c "dmesg | grep -c 'oom-kill:constraint=CONSTRAINT_MEMCG,.*oom_memcg=/ktask-vfio-oom'"
+	assert_output 1
+	assert_kernel_log_clean
 }
 
 @test "kernel log is clean after the vfio tests" {

@@ -5,9 +5,10 @@
 # "N passed, N failed".  A guest whose kernel log shows a report, or that
 # dies or hangs, counts as a failed test of its own.
 #
-# Environment: BATS_FILTER (regex of bats test names), KTASK_TEST_RUNS
-# (space-separated "name:VM_SMP:mode" triples; mode full, kunit, or a bats
-# file to run alone, booted with that file's kernel arguments, memory and
+# Environment: BATS_FILTER (regex of bats test names), BATS_TEST_TIMEOUT,
+# STRESS_SEED, STRESS_TASKS, FUZZ_SEED (passed into the guests),
+# KTASK_TEST_RUNS (space-separated "name:VM_SMP:mode" triples; mode full
+# (every bats file that has no run of its own), kunit, or a bats file to run alone, booted with that file's kernel arguments, memory and
 # QEMU devices, or a comma-separated list of bats files to run together),
 # KTASK_TEST_JOBS (guests to run at once, default 1), KTASK_TEST_ONLY_RUNS=1
 # (just those guest runs: no host tests, no deferred-init boots).
@@ -96,12 +97,14 @@ host_tests() {
 # launch NAME SMP MODE: boot the guest for one run in the background; its
 # output lands in NAME.log and NAME.log.err, its exit status in NAME.rc.
 launch() {
-	local name=$1 smp=$2 mode=$3 arg log=$out_dir/$1.log filter=''
-	# vm-run.sh passes no environment into the guest: BATS_FILTER goes on
-	# the command line.
-	[ -z "${BATS_FILTER:-}" ] || filter="BATS_FILTER=$(printf %q "$BATS_FILTER") "
+	local name=$1 smp=$2 mode=$3 arg log=$out_dir/$1.log env='' var
+	# vm-run.sh passes no environment into the guest: the variables the
+	# bats files read go on the command line.
+	for var in $guest_vars; do
+		[ -z "${!var:-}" ] || env+="$var=$(printf %q "${!var}") "
+	done
 	case $mode in
-	full) arg= ;;
+	full) arg="--except $own_boot_files" ;;
 	kunit) arg=--kunit-only ;;
 	*.bats) arg="--only $mode" ;;
 	*) die "KTASK_TEST_RUNS: $name: mode '$mode' is not full, kunit or FILE.bats[,FILE.bats...]" ;;
@@ -111,7 +114,7 @@ launch() {
 	(
 		VM_MEM=${run_mem[$mode]:-${VM_MEM:-4G}} VM_SMP=$smp VM_QUIET=1 VM_APPEND="${VM_APPEND:-} ${run_append[$mode]:-}" \
 			VM_QEMU_ARGS="${VM_QEMU_ARGS:-} ${run_qemu[$mode]:-}" "$KTASK_TOP/scripts/vm-run.sh" \
-			"$filter$KTASK_TOP/tests-bats/run-suite.sh $arg" > "$log" 2> "$log.err"
+			"$env$KTASK_TOP/tests-bats/run-suite.sh $arg" > "$log" 2> "$log.err"
 		echo $? > "$out_dir/$name.rc"
 	) &
 }
@@ -141,6 +144,13 @@ report() {
 		failed=$((failed + 1)); echo "FAIL $name/kunit: no KUnit case results"
 	fi
 }
+
+# What the bats files read from the environment (README: Testing).
+guest_vars="BATS_FILTER BATS_TEST_TIMEOUT STRESS_SEED STRESS_TASKS FUZZ_SEED"
+# A full run leaves out the files that have a boot of their own here, so
+# that a SKIP means something could not be tested, not "runs later".
+own_boot_files=$(for run in $runs; do IFS=: read -r _ _ mode <<< "$run"; [[ $mode == *.bats ]] && echo "$mode"; done | paste -sd, -)
+own_boot_files=${own_boot_files:-none}
 
 # Up to KTASK_TEST_JOBS guests at once; results are reported in the order of
 # the runs, each as soon as it and every run before it has finished.

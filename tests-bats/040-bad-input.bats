@@ -80,7 +80,10 @@ expect_rejected() {
 @test "synthetic: empty write and binary data -> EINVAL" {
 	local before
 	before=$(ktask_state)
-	run bash -c 'printf "" > "$1"' _ "$KTASK_DEBUGFS/synthetic"
+	# A write(2) of zero bytes (printf "" > file makes none at all).
+	run python3 -c 'import os, sys; os.write(os.open(sys.argv[1], os.O_WRONLY), b"")' "$KTASK_DEBUGFS/synthetic"
+	assert_failure
+	assert_output --partial "Invalid argument"
 	[ "$(ktask_state)" = "$before" ]
 	run bash -c 'printf "size=5\0size=6" > "$1"' _ "$KTASK_DEBUGFS/synthetic"
 	assert_failure

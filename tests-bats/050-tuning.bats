@@ -8,6 +8,7 @@ setup() {
 }
 
 teardown() {
+	kill_test_jobs
 	restore_settings
 }
 
@@ -44,17 +45,15 @@ teardown() {
 }
 
 @test "helpers run at the configured nice level" {
-	local pid i
+	local pid
 	write_ktask workers "helper_nice=7 renice=0"
 	assert_success
 	# A user caller's helpers are threads of its process, named ktask_helper.
-	bash -c 'echo "kind=sleep size=400 max_threads=2" > "$1"' _ "$KTASK_DEBUGFS/synthetic" &
+	start_sleep_task
 	pid=$!
-	for ((i = 0; i < 500; i++)); do
-		run ps -L -o ni=,comm= -p "$pid"
-		[[ $output == *ktask_helper* ]] && break
-	done
-	wait_bounded "$pid" 60
+	wait_for_helper_thread "$pid"
+	run ps -L -o ni=,comm= -p "$pid"
+	kill_bounded "$pid"
 	assert_line --regexp '^ *7 ktask_helper$'
 }
 

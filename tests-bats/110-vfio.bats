@@ -34,6 +34,7 @@ setup() {
 }
 
 teardown() {
+	kill_test_jobs
 	[ -z "${monitor_pid:-}" ] || kill "$monitor_pid" 2>/dev/null || true
 	echo 0 > "$TRACEFS/events/ktask/ktask_chunk/enable" 2>/dev/null || true
 	[ -z "${thp_saved:-}" ] || echo "$thp_saved" > "$THP"

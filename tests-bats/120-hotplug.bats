@@ -48,6 +48,7 @@ setup() {
 }
 
 teardown() {
+	kill_test_jobs
 	for c in $(hotpluggable_cpus); do set_online "$c" 1; done
 	restore_settings
 }
@@ -93,18 +94,22 @@ teardown() {
 }
 
 @test "a task in flight survives CPUs going offline and online, and leaves nothing in use" {
-	size=3000
+	# 1 ms sleeps: 10 s at 4 threads, longer than a round of hotplug.
+	size=40000
 	# bats owns fd 3: the writer keeps its own descriptor to read back through
 	bash -c 'exec 7<> "$1" && echo "$2" >&7 && cat /proc/self/fd/7' _ \
 		"$KTASK_DEBUGFS/synthetic" "kind=sleep size=$size max_threads=$(nproc --all)" \
-		> "$BATS_TEST_TMPDIR/result" &
+		> "$BATS_TEST_TMPDIR/result" 3>&- &
 	writer=$!
-	sleep 0.3
+	wait_for_helper_thread "$writer"
 	for round in 1 2 3; do
 		for c in $(hotpluggable_cpus); do set_online "$c" 0; done
 		for c in $(hotpluggable_cpus); do set_online "$c" 1; done
+		# The first round must happen while the task is still in flight.
+		[ "$round" != 1 ] || kill -0 "$writer" 2>/dev/null ||
+			fail "the task ended before the first round of hotplug was over: nothing was tested"
 	done
-	wait "$writer"
+	wait_bounded "$writer" 120
 	run cat "$BATS_TEST_TMPDIR/result"
 	assert_line "units_done: $size"
 	assert_line "error: 0"

@@ -21,6 +21,7 @@ setup() {
 }
 
 teardown() {
+	kill_test_jobs
 	[ ! -d "$CG" ] || rmdir "$CG"
 	restore_settings
 }

@@ -12,6 +12,7 @@ setup() {
 }
 
 teardown() {
+	kill_test_jobs
 	restore_settings
 }
 

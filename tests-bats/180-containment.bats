@@ -24,6 +24,7 @@ setup() {
 }
 
 teardown() {
+	kill_test_jobs
 	[ ! -d "$CG" ] || rmdir "$CG"
 	restore_settings
 }
@@ -68,18 +69,16 @@ synthetic_in_cgroup() {
 }
 
 @test "the helpers are threads of the caller's process, named ktask_helper" {
-	local pid i comm found=
-	bash -c 'echo "kind=sleep size=400 max_threads=2" > "$1"' _ "$KTASK_DEBUGFS/synthetic" &
+	local pid helper
+	start_sleep_task
 	pid=$!
-	for ((i = 0; i < 100000 && !found; i++)); do
-		for comm in /proc/$pid/task/*/comm; do
-			read -r c < "$comm" 2>/dev/null || continue
-			[ "$c" = ktask_helper ] && found=$comm
-		done
-	done
-	wait_bounded "$pid" 60
-	[ -n "$found" ] || fail "no ktask_helper thread in process $pid"
-	echo "# $found" >&3
+	wait_for_helper_thread "$pid"
+	helper=$(grep -lx ktask_helper /proc/"$pid"/task/*/comm | head -n 1)
+	run cat "${helper%/comm}/status"
+	kill_bounded "$pid"
+	echo "# ${helper%/comm}" >&3
+	# A thread of the caller's process, not a kernel thread of its own.
+	assert_line --regexp "^Tgid:[[:space:]]+$pid\$"
 }
 
 @test "kernel callers (boot, KUnit) keep workqueue helpers: fewer threads than helpers" {

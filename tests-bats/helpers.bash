@@ -64,18 +64,59 @@ assert_rlimits_idle() {
 	assert_output ""
 }
 
-# assert_sigkill_within_2s PID: PID (a child of the test, still running)
-# dies of SIGKILL and is reaped within 2 s.  Timed with bash's own clock: a
-# date(1) exec alone takes a second on the debug kernel.
+# assert_sigkill_within_2s PID [MS]: PID (a child of the test, still running)
+# dies of SIGKILL and is reaped within MS milliseconds (2000).  Timed with
+# bash's own clock: a date(1) exec alone takes a second on the debug kernel.
 assert_sigkill_within_2s() {
-	local pid=$1 start end
+	local pid=$1 max_ms=${2:-2000} start end
 	kill -0 "$pid"
 	start=${EPOCHREALTIME/./}
 	kill -KILL "$pid"
 	wait "$pid" || true
 	end=${EPOCHREALTIME/./}
 	echo "# killed after $(( (end - start) / 1000 )) ms" >&3
-	[ $(( end - start )) -lt 2000000 ]
+	[ $(( (end - start) / 1000 )) -lt "$max_ms" ] ||
+		fail "SIGKILL to reaped: expected < $max_ms ms, got $(( (end - start) / 1000 )) ms"
+}
+
+# start_sleep_task: a synthetic sleep task of about a minute in the
+# background (pid in $!), for a test that watches it and then kills it:
+# it cannot end before the test has seen what it looks for.
+start_sleep_task() {
+	bash -c 'echo "kind=sleep size=100000 max_threads=2" > "$1"' _ "$KTASK_DEBUGFS/synthetic" 3>&- &
+}
+
+# wait_for_helper_thread PID: a thread of PID is named ktask_helper (at
+# most 60 s); kills PID and fails otherwise.
+wait_for_helper_thread() {
+	timeout 60 bash -c 'until grep -qx ktask_helper /proc/$1/task/*/comm 2>/dev/null; do :; done' _ "$1" && return
+	kill -KILL "$1" 2>/dev/null || true
+	fail "no thread of pid $1 named ktask_helper within 60 s: $(cat /proc/"$1"/task/*/comm 2>/dev/null | tr '\n' ' ')"
+}
+
+# kill_bounded PID: SIGKILL a background job of this test and reap it (at
+# most 60 s).
+kill_bounded() {
+	kill -KILL "$1" 2>/dev/null || true
+	timeout 60 tail --pid="$1" -f /dev/null || fail "pid $1 still running 60 s after SIGKILL"
+	wait "$1" || true
+}
+
+# kill_test_jobs: every teardown starts here.  A test that failed before
+# its own kill or wait leaves no job running into the next test (or keeping
+# a cgroup or a file busy for the teardown).
+kill_test_jobs() {
+	local pid
+	for pid in $(jobs -p); do
+		kill -KILL "$pid" 2>/dev/null || true
+		timeout 60 tail --pid="$pid" -f /dev/null || echo "# pid $pid survived SIGKILL for 60 s" >&3
+		wait "$pid" 2>/dev/null || true
+	done
+}
+
+# The teardown of files that need no other.
+teardown() {
+	kill_test_jobs
 }
 
 # Tests that change settings save them in setup and put them back in

@@ -6,6 +6,10 @@ TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 KERNEL ?= ktask
 export KERNEL KTASK_CACHE VM_SMP VM_MEM VM_NODES VM_APPEND VM_QEMU_ARGS VM_TIMEOUT VM_ACCEL
 
+# Targets install packages (deps) and build the kernel with every CPU
+# themselves: under make -j they would race each other.
+.NOTPARALLEL:
+
 .PHONY: help deps kernel tree export-patches vm-run test test-debug test-debug-subset test-kunit test-bats demo \
 	check-series tools bench bench-vfio clean
 
@@ -35,9 +39,10 @@ tree:
 export-patches:
 	@$(TOP)/scripts/export-patches.sh
 
+# $(value CMD): the command as typed, so that make leaves its '$' alone.
 vm-run:
-	@[ -n "$(CMD)" ] || { echo "usage: make vm-run CMD='...'" >&2; exit 2; }
-	@$(TOP)/scripts/vm-run.sh "$$CMD"
+	@[ -n '$(subst ','\'',$(value CMD))' ] || { echo "usage: make vm-run CMD='...'" >&2; exit 2; }
+	@$(TOP)/scripts/vm-run.sh '$(subst ','\'',$(value CMD))'
 
 tools:
 	@$(TOP)/scripts/build-tools.sh
@@ -76,10 +81,10 @@ check-series: deps kernel
 
 # Benchmarks boot whatever kernel is built: they never rebuild it.
 bench: deps tools
-	@$(TOP)/scripts/bench.sh
+	@$(TOP)/bench/bench.sh
 
 bench-vfio: tools
-	@$(TOP)/scripts/bench-vfio.sh
+	@$(TOP)/bench/bench-vfio.sh
 
 clean:
 	rm -rf $(TOP)/build

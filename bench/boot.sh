@@ -1,7 +1,7 @@
 #!/bin/bash
-# Guest side of the boot measure (scripts/bench.sh): a boot with 1 GiB and
+# Guest side of the boot measure (bench/bench.sh): a boot with 1 GiB and
 # 2 MiB pages reserved on the command line, read back from the kernel log.
-# scripts/bench.sh boots each kernel BENCH_BOOTS times with
+# bench/bench.sh boots each kernel BENCH_BOOTS times with
 #     hugepagesz=1G hugepages=G hugepagesz=2M hugepages=M initcall_debug
 # (and kunit.enable=0: the ktask kernel would run its suite before init)
 # and this script takes, from the log's timestamps:

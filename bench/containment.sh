@@ -1,5 +1,5 @@
 #!/bin/bash
-# Guest side of the containment measure (scripts/bench.sh): what it costs
+# Guest side of the containment measure (bench/bench.sh): what it costs
 # that a user task's helpers are threads of its process, charged to its
 # cgroup.  The synthetic cpu task at 2 threads, started from a shell inside
 # a cgroup (cpu controller on, no limit) and from one in the root cgroup,

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Guest side of measure 6 (scripts/bench.sh), seed 004's contention case:
+# Guest side of measure 6 (bench/bench.sh), seed 004's contention case:
 # how much a ktask task's helpers slow a CPU-bound job sharing the CPUs,
 # with the helpers at nice 19 (helper_nice, the default) and at nice 0.
 #

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Guest side of measure 1 (scripts/bench.sh): the synthetic cpu task at 1..V
+# Guest side of measure 1 (bench/bench.sh): the synthetic cpu task at 1..V
 # threads (V = the guest's CPUs) against V userspace processes running the
 # same per-unit loop (bench/cpu-units.c): what the guest can give at best.
 # One discarded warm-up of each, then BENCH_REPEATS rounds, each running

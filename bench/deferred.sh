@@ -1,8 +1,8 @@
 #!/bin/bash
-# Guest side of measure 4 (scripts/bench.sh): deferred struct page init at
+# Guest side of measure 4 (bench/bench.sh): deferred struct page init at
 # this boot, per node, from the kernel log ("node N deferred pages
 # initialised in Mms").  The measure is the slowest node: the boot waits
-# for all of them.  scripts/bench.sh boots each kernel BENCH_BOOTS times.
+# for all of them.  bench/bench.sh boots each kernel BENCH_BOOTS times.
 #
 # Usage: deferred.sh VARIANT (ktask, 1thread, baseline: the boot's kernel)
 # Samples: deferred VARIANT NS; @meta deferred-node-N MS per node.

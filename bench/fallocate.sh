@@ -1,5 +1,5 @@
 #!/bin/bash
-# Guest side of measure 3 (scripts/bench.sh; boot with 6 GiB and
+# Guest side of measure 3 (bench/bench.sh; boot with 6 GiB and
 # "hugepagesz=1G hugepages=2 hugepagesz=2M hugepages=1100"): times
 # fallocate of BENCH_FALLOC_SIZE (2G) on hugetlbfs with 1 GiB and 2 MiB
 # pages.  On the ktask kernel, ktask at its default maximum threads and

@@ -4,10 +4,10 @@
 #     @sample MEASURE VARIANT VALUE
 # and facts about the run as
 #     @meta KEY VALUE...
-# which scripts/bench.sh collects (bench/results.py turns them into
+# which bench/bench.sh collects (bench/results.py turns them into
 # min/median/max and ratios); everything else is progress for a person,
 # indented by two spaces.  The guest sees none of the host's environment:
-# scripts/bench.sh passes the BENCH_* settings on the command line.
+# bench/bench.sh passes the BENCH_* settings on the command line.
 
 BENCH_TOP=${KTASK_TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 BENCH_REPEATS=${BENCH_REPEATS:-5}

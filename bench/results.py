@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The benchmark's results library (scripts/bench.sh runs it on the host).
+"""The benchmark's results library (bench/bench.sh runs it on the host).
 
 Reads the raw guest output of one `make bench` run, OUT/raw/*.log (lines
 "@boot NAME KERNEL SMP MEM", "@sample MEASURE VARIANT NS", "@meta KEY
@@ -26,7 +26,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
-# The jobs of scripts/bench.sh and the measures each gives.
+# The jobs of bench/bench.sh and the measures each gives.
 JOBS = {
     "cpu": ["synthetic-cpu-1thread", "synthetic-cpu-speedup"],
     "tiny": ["tiny-task", "tiny-task-2x", "tiny-task-1unit"],

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Guest side of measure 7 (scripts/bench.sh), seed 005's starvation case:
+# Guest side of measure 7 (bench/bench.sh), seed 005's starvation case:
 # stress-ng's cpu stressor is started first on all V CPUs (V workers) and
 # keeps them busy while a ktask task runs at V threads without renicing
 # (renice=0: the waiting caller leaves its nice-19 helpers starved), with

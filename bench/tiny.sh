@@ -1,5 +1,5 @@
 #!/bin/bash
-# Guest side of measure 2 (scripts/bench.sh): what ktask costs on tasks too
+# Guest side of measure 2 (bench/bench.sh): what ktask costs on tasks too
 # small to split.  A cpu task of size == min_chunk (ktask runs it in the
 # caller; debugfs cannot ask for less than min_chunk, and a smaller task
 # takes the same path), of 2 x min_chunk (two chunks: a helper is woken),

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Guest side of measure 5 (scripts/bench.sh; boot with -device intel-iommu
+# Guest side of measure 5 (bench/bench.sh; boot with -device intel-iommu
 # -device edu and intel_iommu=on iommu=nopt): VFIO_IOMMU_MAP_DMA of
 # BENCH_VFIO_SIZE (1G), each map in a fresh process on a fresh buffer (the
 # pins fault the pages in) and on a MAP_POPULATE'd one ("-populated").

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Runs in the guest (scripts/bench-vfio.sh; boot with -device intel-iommu
+# Runs in the guest (bench/bench-vfio.sh; boot with -device intel-iommu
 # -device edu and intel_iommu=on iommu=nopt): times VFIO_IOMMU_MAP_DMA of
 # BENCH_VFIO_SIZE (1G) through the edu device's group, ktask limited to
 # 1 thread vs the default, alternating, after one discarded warm-up (the

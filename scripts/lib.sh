@@ -121,9 +121,25 @@ kbuild_progress() {
 	shift 3
 	# With pipefail (every script sets it) the status is make's; "|| rc=$?"
 	# keeps a caller's errexit from ending it before the log is shown.
-	kmake "$src" "$build" -j"${JOBS:-$(( $(nproc) + 1 ))}" "$@" 2>&1 | tee "$log" | awk '
-		/^  [A-Z]+ / { n++; if (n % 200 == 0) { printf "    ... %d steps\n", n; fflush() } next }
+	local steps_file=$build/.ktask-full-build-steps full=0 total
+	# The total is that of the last build from an empty directory: a build
+	# after it has at most as many steps.
+	[ -e "$build/vmlinux" ] || full=1
+	total=$(cat "$steps_file" 2>/dev/null || echo 0)
+	kmake "$src" "$build" -j"${JOBS:-$(( $(nproc) + 1 ))}" "$@" 2>&1 | tee "$log" | awk -v total="$total" '
+		/^  [A-Z]+ / {
+			n++
+			if (n % 200 == 0) {
+				if (total > 0)
+					printf "    ... [%d/%d] %d%%\n", n, total, n > total ? 99 : 100 * n / total
+				else
+					printf "    ... [%d/?] (the first build here: no total yet)\n", n
+				fflush()
+			}
+			next
+		}
 		/warning:|error:|Error / { print; fflush() }' || rc=$?
 	[ "$rc" = 0 ] || tail -40 "$log" >&2
+	[ "$rc" != 0 ] || [ "$full" = 0 ] || grep -cE '^  [A-Z]+ ' "$log" > "$steps_file" || true
 	return "$rc"
 }

@@ -27,7 +27,7 @@
 #   BENCH_STARVE_SECS, BENCH_FALLOC_SIZE, BENCH_VFIO_SIZE, BENCH_VFIO_THP:
 #   see bench/*.sh
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../scripts/lib.sh"
 
 start_s=$(date +%s)
 quick=${QUICK:-}

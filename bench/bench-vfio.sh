@@ -10,7 +10,7 @@
 # BENCH_VFIO_THP (never: transparent huge pages in the guest, bench/lib.sh),
 # BENCH_VFIO_SIZES ("2M 4M ... 256M"), VM_MEM (3G), VM_SMP (2).
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../scripts/lib.sh"
 
 out=$KTASK_TOP/build/bench
 mkdir -p "$out"

@@ -16,6 +16,24 @@ run_ktaskctl() {
 	run "$KTASK_TOP/build/meson/ktaskctl/ktaskctl" "$@"
 }
 
+# expect ACTUAL OP EXPECTED [WHAT]: test(1)'s "ACTUAL OP EXPECTED" holds
+# (OP: = != -eq -ne -lt -le -gt -ge), or the test fails saying what was
+# compared (WHAT, default "value"), what was expected and what it got.
+expect() {
+	local actual=$1 op=$2 expected=$3 what=${4:-value} want
+	case $op in
+	=|-eq) want=$expected ;;
+	!=|-ne) want="anything but $expected" ;;
+	-lt) want="< $expected" ;;
+	-le) want="<= $expected" ;;
+	-gt) want="> $expected" ;;
+	-ge) want=">= $expected" ;;
+	*) fail "expect: unknown operator '$op'" ;;
+	esac
+	[ "$actual" "$op" "$expected" ] 2>/dev/null ||
+		fail "$(printf '%s: expected %s\n%*s got %s' "$what" "$want" "${#what}" '' "$actual")"
+}
+
 # The kernel log holds no bug report (scripts/kernel-reports.sh, which
 # vm-run.sh also runs on the console).
 assert_kernel_log_clean() {
@@ -108,6 +126,9 @@ kill_bounded() {
 kill_test_jobs() {
 	local pid
 	for pid in $(jobs -p); do
+		# bats' own BATS_TEST_TIMEOUT watchdog is a job of the test shell
+		# too: killed, it would leave its sleep holding bats' output open.
+		[ "$pid" != "${BATS_killer_pid:-}" ] || continue
 		kill -KILL "$pid" 2>/dev/null || true
 		timeout 60 tail --pid="$pid" -f /dev/null || echo "# pid $pid survived SIGKILL for 60 s" >&3
 		wait "$pid" 2>/dev/null || true

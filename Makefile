@@ -26,6 +26,9 @@ help:
 	@echo "make check-series     every patch builds on its own, checkpatch, kernel-doc, KTASK=n"
 	@echo "make bench            the seeds' experiments, ktask vs baseline kernel and userspace (QUICK=1: short)"
 	@echo "make bench-vfio       VFIO map 1 GiB, ktask vs 1 thread (BENCH_VFIO_SWEEP=1: 2M-256M)"
+	@echo "make tools            build ktaskctl and the test programs (build/meson)"
+	@echo "make clean            remove build/ (the caches in ~/.cache/ktask stay)"
+	@echo "make help             this list"
 
 deps:
 	@$(TOP)/scripts/deps.sh
@@ -65,8 +68,8 @@ test-debug: deps tools
 
 # The debug kernel on the files that drive ktask hardest, the subset .ci/run
 # runs: stress (undo included) and fuzz in one guest, hotplug, and the
-# hugetlbfs user, where the lockdep report of patch 20 came from (README:
-# Debug kernel).
+# hugetlbfs user, where the lockdep report of patch 20 came from
+# (docs/testing.md: The debug kernel).
 DEBUG_SUBSET := hugetlb:2:100-hugetlbfs.bats stress-fuzz:2:160-stress.bats,170-fuzz.bats,180-containment.bats \
 	hotplug4:4:120-hotplug.bats
 test-debug-subset: deps tools

@@ -540,6 +540,15 @@ def main():
         print(line)
     print(f"(details: {os.path.join(r.out, 'results.md')}, results.json"
           + (", " + ", ".join(p for p, _ in plots) if plots else "") + ")")
+    # A measure asked for and not measured fails the bench, loudly.
+    unmeasured = [e for e in r.entries if "not measured" in (e["note"] or "")
+                  or "failed" in (e["note"] or "")]
+    for e in unmeasured:
+        print(f"results.py: {e['name']}: {e['note']}", file=sys.stderr)
+    if unmeasured or r.failed_jobs:
+        print(f"results.py: {len(unmeasured)} measure(s) not measured, "
+              f"failed jobs: {', '.join(r.failed_jobs) or 'none'}", file=sys.stderr)
+        return 1
     return 0
 
 

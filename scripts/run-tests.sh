@@ -29,7 +29,7 @@ declare -A run_qemu=([110-vfio.bats]="-device intel-iommu -device edu")
 # A guest that does not exit in VM_TIMEOUT counts as hung.  The full smp2
 # run takes about 15 minutes under TCG (all 129 bats tests passed at 900 s
 # once, a timeout away from failing), so give each guest 30 minutes; an hour on the
-# debug kernel, where bats runs about 10x slower (README: Debug kernel).
+# debug kernel, where bats runs about 10x slower (docs/testing.md: The debug kernel).
 if [ "${KERNEL:-ktask}" = debug ]; then
 	export VM_TIMEOUT=${VM_TIMEOUT:-3600}
 else
@@ -145,7 +145,7 @@ report() {
 	fi
 }
 
-# What the bats files read from the environment (README: Testing).
+# What the bats files read from the environment (docs/testing.md: Variables).
 guest_vars="BATS_FILTER BATS_TEST_TIMEOUT STRESS_SEED STRESS_TASKS FUZZ_SEED"
 # A full run leaves out the files that have a boot of their own here, so
 # that a SKIP means something could not be tested, not "runs later".

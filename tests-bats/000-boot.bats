@@ -12,8 +12,8 @@ load helpers
 
 @test "guest has the NUMA nodes and CPUs it was booted with" {
 	nodes=$(ls -d /sys/devices/system/node/node[0-9]* | wc -l)
-	[ "$nodes" -eq "${VM_NODES:-2}" ]
-	[ "$(nproc)" -eq "${VM_SMP:-2}" ]
+	expect "$nodes" -eq "${VM_NODES:-2}" "NUMA nodes"
+	expect "$(nproc)" -eq "${VM_SMP:-2}" nproc
 }
 
 @test "ktask initialised without disabling itself" {

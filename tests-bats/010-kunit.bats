@@ -8,7 +8,7 @@ load helpers
 	[ -r "$KUNIT_RESULTS" ]
 	run grep -cE '^\s+(ok|not ok) [0-9]+ ktask_test_' "$KUNIT_RESULTS"
 	assert_success
-	[ "$output" -ge 12 ]
+	expect "$output" -ge 12 "ktask_test_ cases reported"
 }
 
 @test "KUnit suite ktask passed as a whole" {

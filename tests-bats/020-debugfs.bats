@@ -32,7 +32,7 @@ load helpers
 @test "nodes: header and one numeric row per online node" {
 	run cat "$KTASK_DEBUGFS/nodes"
 	assert_line --index 0 --regexp '^node +queued +chunks +units +migrated_in +migrated_out +fallbacks$'
-	[ "${#lines[@]}" -eq $(( VM_NODES + 1 )) ]
+	expect "${#lines[@]}" -eq $(( VM_NODES + 1 )) "nodes lines (header + one per node)"
 	for ((i = 1; i < ${#lines[@]}; i++)); do
 		[[ ${lines[$i]} =~ ^[0-9]+(\ +[0-9]+){6}$ ]]
 	done
@@ -47,17 +47,17 @@ load helpers
 	sum=$(( $(ktask_value stats single_threaded_too_small) + $(ktask_value stats single_threaded_limits) +
 		$(ktask_value stats single_threaded_max_threads) + $(ktask_value stats single_threaded_confined) +
 		$(ktask_value stats single_threaded_power) ))
-	[ "$sum" -eq "$(ktask_value stats single_threaded)" ]
+	expect "$sum" -eq "$(ktask_value stats single_threaded)" "sum of the single_threaded_* reasons"
 }
 
 @test "workers: helpers at nice 19, renice on by default" {
-	[ "$(ktask_value workers helper_nice)" = 19 ]
-	[ "$(ktask_value workers renice)" = 1 ]
+	expect "$(ktask_value workers helper_nice)" = 19 "workers helper_nice"
+	expect "$(ktask_value workers renice)" = 1 "workers renice"
 	[[ $(ktask_value workers renice_events) =~ ^[0-9]+$ ]]
 }
 
 @test "the boot-time users (KUnit) went multithreaded and left no work item in use" {
-	[ "$(ktask_value stats helpers_started)" -gt 0 ]
+	expect "$(ktask_value stats helpers_started)" -gt 0 "stats helpers_started"
 	run awk 'NR > 1 { print $2 }' "$KTASK_DEBUGFS/rlimits"
 	for v in "${lines[@]}"; do [ "$v" = 0 ]; done
 }

@@ -5,82 +5,82 @@ load helpers
 
 @test "a cpu task at 2 threads uses 2 threads and does every unit" {
 	run_synthetic "kind=cpu size=20000 max_threads=2"
-	[ "$SYN_kind" = cpu ]
-	[ "$SYN_threads_used" -eq 2 ]
-	[ "$SYN_units_done" -eq 20000 ]
-	[ "$SYN_units_undone" -eq 0 ]
-	[ "$SYN_error" -eq 0 ]
-	[ "$SYN_elapsed_ns" -gt 0 ]
+	expect "$SYN_kind" = cpu kind
+	expect "$SYN_threads_used" -eq 2 threads_used
+	expect "$SYN_units_done" -eq 20000 units_done
+	expect "$SYN_units_undone" -eq 0 units_undone
+	expect "$SYN_error" -eq 0 error
+	expect "$SYN_elapsed_ns" -gt 0 elapsed_ns
 }
 
 @test "max_threads=1 keeps the task in one thread and one chunk" {
 	run_synthetic "kind=cpu size=5000 max_threads=1"
-	[ "$SYN_threads_used" -eq 1 ]
-	[ "$SYN_chunks" -eq 1 ]
-	[ "$SYN_units_done" -eq 5000 ]
+	expect "$SYN_threads_used" -eq 1 threads_used
+	expect "$SYN_chunks" -eq 1 chunks
+	expect "$SYN_units_done" -eq 5000 units_done
 }
 
 @test "a task smaller than two minimum chunks stays single-threaded, counted as too small" {
 	before=$(ktask_value stats single_threaded_too_small)
 	run_synthetic "kind=cpu size=100 min_chunk=100 max_threads=2"
-	[ "$SYN_threads_used" -eq 1 ]
-	[ "$(ktask_value stats single_threaded_too_small)" -eq $(( before + 1 )) ]
+	expect "$SYN_threads_used" -eq 1 threads_used
+	expect "$(ktask_value stats single_threaded_too_small)" -eq $(( before + 1 )) "stats single_threaded_too_small"
 }
 
 @test "repeat runs and checks the task each time; direct calls the thread function" {
 	run_synthetic "kind=cpu size=64 min_chunk=32 max_threads=2 repeat=50"
-	[ "$SYN_repeat" -eq 50 ]
-	[ "$SYN_direct" -eq 0 ]
-	[ "$SYN_units_done" -eq 64 ]
-	[ "$SYN_ns_per_run" -eq $(( SYN_elapsed_ns / 50 )) ]
+	expect "$SYN_repeat" -eq 50 repeat
+	expect "$SYN_direct" -eq 0 direct
+	expect "$SYN_units_done" -eq 64 units_done
+	expect "$SYN_ns_per_run" -eq $(( SYN_elapsed_ns / 50 )) ns_per_run
 	tasks=$(ktask_value stats tasks)
 	run_synthetic "kind=cpu size=64 min_chunk=32 repeat=50 direct=1"
-	[ "$SYN_direct" -eq 1 ]
-	[ "$SYN_threads_used" -eq 1 ]
-	[ "$SYN_chunks" -eq 1 ]
-	[ "$SYN_units_done" -eq 64 ]
+	expect "$SYN_direct" -eq 1 direct
+	expect "$SYN_threads_used" -eq 1 threads_used
+	expect "$SYN_chunks" -eq 1 chunks
+	expect "$SYN_units_done" -eq 64 units_done
 	# direct runs never reach ktask
-	[ "$(ktask_value stats tasks)" -eq "$tasks" ]
+	expect "$(ktask_value stats tasks)" -eq "$tasks" "stats tasks"
 }
 
 @test "memclear clears pages placed over both nodes and any node" {
 	run_synthetic "kind=memclear nodes=0:3000,1:3000,any:500 max_threads=2"
-	[ "$SYN_size" -eq 6500 ]
-	[ "$SYN_units_done" -eq 6500 ]
-	[ "$SYN_error" -eq 0 ]
+	expect "$SYN_size" -eq 6500 size
+	expect "$SYN_units_done" -eq 6500 units_done
+	expect "$SYN_error" -eq 0 error
 }
 
 @test "sleep tasks keep helpers busy and finish" {
 	run_synthetic "kind=sleep size=40 max_threads=2"
-	[ "$SYN_units_done" -eq 40 ]
-	[ "$SYN_threads_used" -eq 2 ]
+	expect "$SYN_units_done" -eq 40 units_done
+	expect "$SYN_threads_used" -eq 2 threads_used
 }
 
 @test "an injected failure returns its errno and undoes exactly the completed units" {
 	undo_before=$(ktask_value stats units_undone)
 	run_synthetic "kind=cpu size=20000 max_threads=2 fail_at=15000 err=28"
-	[ "$SYN_error" -eq -28 ]
-	[ "$SYN_units_undone" -eq "$SYN_units_done" ]
-	[ "$SYN_units_done" -lt 20000 ]
-	[ "$(ktask_value stats units_undone)" -eq $(( undo_before + SYN_units_undone )) ]
+	expect "$SYN_error" -eq -28 error
+	expect "$SYN_units_undone" -eq "$SYN_units_done" units_undone
+	expect "$SYN_units_done" -lt 20000 units_done
+	expect "$(ktask_value stats units_undone)" -eq $(( undo_before + SYN_units_undone )) "stats units_undone"
 }
 
 @test "a failure in the first unit undoes nothing that did not run" {
 	run_synthetic "kind=cpu size=1000 max_threads=1 fail_at=0"
-	[ "$SYN_error" -eq -5 ]
-	[ "$SYN_units_done" -eq 0 ]
-	[ "$SYN_units_undone" -eq 0 ]
+	expect "$SYN_error" -eq -5 error
+	expect "$SYN_units_done" -eq 0 units_done
+	expect "$SYN_units_undone" -eq 0 units_undone
 }
 
 @test "layouts with empty parts and every node work" {
 	run_synthetic "nodes=0:0,1:777,any:0,0:1234 min_chunk=7"
-	[ "$SYN_units_done" -eq 2011 ]
+	expect "$SYN_units_done" -eq 2011 units_done
 }
 
 @test "counters move by exactly one task per run and rlimits return to zero" {
 	tasks=$(ktask_value stats tasks)
 	run_synthetic "kind=cpu size=3000 max_threads=2"
-	[ "$(ktask_value stats tasks)" -eq $(( tasks + 1 )) ]
+	expect "$(ktask_value stats tasks)" -eq $(( tasks + 1 )) "stats tasks"
 	run awk 'NR > 1 { print $2 }' "$KTASK_DEBUGFS/rlimits"
 	for v in "${lines[@]}"; do [ "$v" = 0 ]; done
 }
@@ -90,8 +90,8 @@ load helpers
 	sum_chunks() { awk 'NR > 1 { s += $3 } END { print s }' "$KTASK_DEBUGFS/nodes"; }
 	units=$(sum_units) chunks=$(sum_chunks)
 	run_synthetic "kind=cpu size=4321 max_threads=2"
-	[ "$(sum_units)" -eq $(( units + 4321 )) ]
-	[ "$(sum_chunks)" -eq $(( chunks + SYN_chunks )) ]
+	expect "$(sum_units)" -eq $(( units + 4321 )) "nodes units, all nodes"
+	expect "$(sum_chunks)" -eq $(( chunks + SYN_chunks )) "nodes chunks, all nodes"
 }
 
 @test "reading before any run in this boot reports runs: 0 or the last result" {

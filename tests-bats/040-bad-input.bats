@@ -11,7 +11,7 @@ expect_rejected() {
 	write_ktask "$1" "$2"
 	assert_failure
 	assert_output --partial "$3"
-	[ "$(ktask_state)" = "$before" ]
+	expect "$(ktask_state)" = "$before" ktask_state
 }
 
 @test "synthetic: unknown key -> EINVAL" {
@@ -84,11 +84,11 @@ expect_rejected() {
 	run python3 -c 'import os, sys; os.write(os.open(sys.argv[1], os.O_WRONLY), b"")' "$KTASK_DEBUGFS/synthetic"
 	assert_failure
 	assert_output --partial "Invalid argument"
-	[ "$(ktask_state)" = "$before" ]
+	expect "$(ktask_state)" = "$before" ktask_state
 	run bash -c 'printf "size=5\0size=6" > "$1"' _ "$KTASK_DEBUGFS/synthetic"
 	assert_failure
 	assert_output --partial "Invalid argument"
-	[ "$(ktask_state)" = "$before" ]
+	expect "$(ktask_state)" = "$before" ktask_state
 }
 
 @test "synthetic: a write at a non-zero offset -> EINVAL" {
@@ -98,7 +98,7 @@ expect_rejected() {
 		"$KTASK_DEBUGFS/synthetic"
 	assert_failure
 	assert_output --partial "Invalid argument"
-	[ "$(ktask_state)" = "$before" ]
+	expect "$(ktask_state)" = "$before" ktask_state
 }
 
 @test "workers: out-of-range nice, bad renice, unknown key -> EINVAL, nothing applied" {
@@ -125,7 +125,7 @@ expect_rejected() {
 		run bash -c 'echo "$2" > "$1"' _ "$MAX_THREADS_PARAM" "$v"
 		assert_failure
 		assert_output --partial "Invalid argument"
-		[ "$(cat "$MAX_THREADS_PARAM")" = "$before" ]
+		expect "$(cat "$MAX_THREADS_PARAM")" = "$before" max_threads
 	done
 }
 

@@ -14,34 +14,34 @@ teardown() {
 
 @test "max_threads defaults to min(4, CPUs) and accepts 1..nr_cpu_ids" {
 	cpus=$(( $(awk -F- '{ print $NF }' /sys/devices/system/cpu/possible) + 1 ))
-	[ "$saved_max" -eq $(( cpus < 4 ? cpus : 4 )) ]
+	expect "$saved_max" -eq $(( cpus < 4 ? cpus : 4 )) "default max_threads"
 	echo 1 > "$MAX_THREADS_PARAM"
-	[ "$(cat "$MAX_THREADS_PARAM")" = 1 ]
+	expect "$(cat "$MAX_THREADS_PARAM")" = 1 max_threads
 	echo "$cpus" > "$MAX_THREADS_PARAM"
-	[ "$(cat "$MAX_THREADS_PARAM")" = "$cpus" ]
+	expect "$(cat "$MAX_THREADS_PARAM")" = "$cpus" max_threads
 }
 
 @test "a max_threads change takes effect on the next task" {
 	echo 1 > "$MAX_THREADS_PARAM"
 	run_synthetic "kind=cpu size=10000"
-	[ "$SYN_threads_used" -eq 1 ]
+	expect "$SYN_threads_used" -eq 1 threads_used
 	echo 2 > "$MAX_THREADS_PARAM"
 	run_synthetic "kind=cpu size=10000"
-	[ "$SYN_threads_used" -eq 2 ]
+	expect "$SYN_threads_used" -eq 2 threads_used
 }
 
 @test "single-threaded because of max_threads is counted as such" {
 	echo 1 > "$MAX_THREADS_PARAM"
 	before=$(ktask_value stats single_threaded_max_threads)
 	run_synthetic "kind=cpu size=10000"
-	[ "$(ktask_value stats single_threaded_max_threads)" -eq $(( before + 1 )) ]
+	expect "$(ktask_value stats single_threaded_max_threads)" -eq $(( before + 1 )) "stats single_threaded_max_threads"
 }
 
 @test "helper_nice and renice can be set together and read back" {
 	write_ktask workers "helper_nice=0 renice=0"
 	assert_success
-	[ "$(ktask_value workers helper_nice)" = 0 ]
-	[ "$(ktask_value workers renice)" = 0 ]
+	expect "$(ktask_value workers helper_nice)" = 0 "workers helper_nice"
+	expect "$(ktask_value workers renice)" = 0 "workers renice"
 }
 
 @test "helpers run at the configured nice level" {
@@ -63,8 +63,8 @@ teardown() {
 	write_ktask workers "renice=0"
 	before=$(ktask_value workers renice_events)
 	for i in {1..20}; do echo "kind=sleep size=8 max_threads=2" > "$KTASK_DEBUGFS/synthetic"; done
-	[ "$(ktask_value workers renice_events)" -eq "$before" ]
+	expect "$(ktask_value workers renice_events)" -eq "$before" "workers renice_events"
 	write_ktask workers "renice=1"
 	for i in {1..20}; do echo "kind=sleep size=8 max_threads=2" > "$KTASK_DEBUGFS/synthetic"; done
-	[ "$(ktask_value workers renice_events)" -gt "$before" ]
+	expect "$(ktask_value workers renice_events)" -gt "$before" "workers renice_events"
 }

@@ -19,7 +19,7 @@ load helpers
 	run as_nobody bash -c 'echo 1 > "$1"' _ "$MAX_THREADS_PARAM"
 	assert_failure
 	assert_output --partial "Permission denied"
-	[ "$(cat "$MAX_THREADS_PARAM")" = "$before" ]
+	expect "$(cat "$MAX_THREADS_PARAM")" = "$before" max_threads
 }
 
 @test "kernel log is clean at the end of the suite" {
@@ -42,7 +42,7 @@ load helpers
 	assert_output --partial "Operation not permitted"
 	run as_nobody "$KTASK_TOP/build/meson/ktaskctl/ktaskctl" set helper-nice 0
 	assert_failure 1
-	[ "$(ktask_state)" = "$before" ]
+	expect "$(ktask_state)" = "$before" ktask_state
 	run as_nobody "$KTASK_TOP/build/meson/ktaskctl/ktaskctl" get max-threads
 	assert_success
 	assert_output "$(cat "$MAX_THREADS_PARAM")"

@@ -10,12 +10,12 @@ setup() {
 }
 
 @test "ktask.max_threads= sets the default maximum" {
-	[ "$(cat "$MAX_THREADS_PARAM")" = "$param" ]
+	expect "$(cat "$MAX_THREADS_PARAM")" = "$param" max_threads
 }
 
 @test "tasks that set no maximum follow the boot parameter" {
 	run_synthetic "kind=cpu size=10000"
-	[ "$SYN_threads_used" -le "$param" ]
+	expect "$SYN_threads_used" -le "$param" threads_used
 	run_synthetic "kind=cpu size=10000 max_threads=2"
-	[ "$SYN_threads_used" -eq 2 ]
+	expect "$SYN_threads_used" -eq 2 threads_used
 }

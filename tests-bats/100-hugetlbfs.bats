@@ -45,15 +45,15 @@ teardown() {
 
 # The pools are back where the test found them.
 expect_pools_restored() {
-	[ "$(pool 1048576 free_hugepages)" -eq "$free1g" ]
-	[ "$(pool 1048576 resv_hugepages)" -eq "$rsvd1g" ]
-	[ "$(pool 2048 free_hugepages)" -eq "$free2m" ]
-	[ "$(pool 2048 resv_hugepages)" -eq "$rsvd2m" ]
+	expect "$(pool 1048576 free_hugepages)" -eq "$free1g" "1G free_hugepages"
+	expect "$(pool 1048576 resv_hugepages)" -eq "$rsvd1g" "1G resv_hugepages"
+	expect "$(pool 2048 free_hugepages)" -eq "$free2m" "2M free_hugepages"
+	expect "$(pool 2048 resv_hugepages)" -eq "$rsvd2m" "2M resv_hugepages"
 }
 
 @test "1 GiB pages: fallocate 2 GiB, dirty them, refallocate: every byte reads zero" {
 	fallocate -l 2G /tmp/huge1g/f
-	[ "$(pool 1048576 free_hugepages)" -eq $(( free1g - 2 )) ]
+	expect "$(pool 1048576 free_hugepages)" -eq $(( free1g - 2 )) "1G free_hugepages"
 	"$HUGETLB" fill /tmp/huge1g/f 0xa5
 	run "$HUGETLB" zero /tmp/huge1g/f
 	assert_failure
@@ -69,7 +69,7 @@ expect_pools_restored() {
 
 @test "2 MiB pages: fallocate 2 GiB, dirty them, refallocate: every byte reads zero" {
 	fallocate -l 2G /tmp/huge2m/f
-	[ "$(pool 2048 free_hugepages)" -eq $(( free2m - 1024 )) ]
+	expect "$(pool 2048 free_hugepages)" -eq $(( free2m - 1024 )) "2M free_hugepages"
 	"$HUGETLB" fill /tmp/huge2m/f 0x5a
 	rm /tmp/huge2m/f
 	fallocate -l 2G /tmp/huge2m/f
@@ -211,8 +211,8 @@ interrupted_clears() {
 @test "FALLOC_FL_KEEP_SIZE preallocates without changing i_size" {
 	touch /tmp/huge2m/f
 	fallocate -n -l 64M /tmp/huge2m/f
-	[ "$(stat -c %s /tmp/huge2m/f)" -eq 0 ]
-	[ "$(pool 2048 free_hugepages)" -eq $(( free2m - 32 )) ]
+	expect "$(stat -c %s /tmp/huge2m/f)" -eq 0 "i_size of /tmp/huge2m/f"
+	expect "$(pool 2048 free_hugepages)" -eq $(( free2m - 32 )) "2M free_hugepages"
 	rm /tmp/huge2m/f
 	expect_pools_restored
 }
@@ -220,8 +220,8 @@ interrupted_clears() {
 @test "punching a hole still frees the pages" {
 	fallocate -l 64M /tmp/huge2m/f
 	fallocate -p -o 0 -l 16M /tmp/huge2m/f
-	[ "$(pool 2048 free_hugepages)" -eq $(( free2m - 24 )) ]
-	[ "$(stat -c %s /tmp/huge2m/f)" -eq $(( 64 << 20 )) ]
+	expect "$(pool 2048 free_hugepages)" -eq $(( free2m - 24 )) "2M free_hugepages"
+	expect "$(stat -c %s /tmp/huge2m/f)" -eq $(( 64 << 20 )) "i_size of /tmp/huge2m/f"
 	rm /tmp/huge2m/f
 	expect_pools_restored
 }
@@ -249,7 +249,7 @@ interrupted_clears() {
 	run "$HUGETLB" interrupt /tmp/huge2m/f $(( 2 << 30 )) 0.3
 	assert_output EINTR
 	# Pages preallocated before the signal stay in the file, as before ktask.
-	[ "$(pool 2048 free_hugepages)" -gt $(( free2m - 1024 )) ]
+	expect "$(pool 2048 free_hugepages)" -gt $(( free2m - 1024 )) "2M free_hugepages"
 	rm -f /tmp/huge2m/f
 	expect_pools_restored
 }
@@ -264,11 +264,11 @@ interrupted_clears() {
 		read -r free < /sys/kernel/mm/hugepages/hugepages-2048kB/free_hugepages
 		[ "$free" -lt "$free2m" ] && break
 	done
-	[ "$free" -lt "$free2m" ]
+	expect "$free" -lt "$free2m" "2M free_hugepages during the fallocate"
 	echo "# $(( free2m - free )) or more pages in" >&3
 	assert_sigkill_within_2s "$pid"
 	# The killed fallocate stopped short of the whole file.
-	[ "$(pool 2048 free_hugepages)" -gt $(( free2m - 1024 )) ]
+	expect "$(pool 2048 free_hugepages)" -gt $(( free2m - 1024 )) "2M free_hugepages"
 	assert_rlimits_idle
 	rm -f /tmp/huge2m/f
 	expect_pools_restored
@@ -292,8 +292,8 @@ interrupted_clears() {
 	assert_line --regexp "^ktask_task_end: func=gather_bootmem_prealloc_chunk size=$(ls -d /sys/devices/system/node/node[0-9]* | wc -l) threads=[1-9][0-9]* chunks=[0-9]+ error=0 undone=0 elapsed_ns=[0-9]+\$"
 	# 1100 pages in chunks of at least 275: the helpers took part
 	assert_line --regexp '^ktask_task_end: func=hugetlb_pages_alloc_boot_chunk size=1100 threads=2 chunks=[0-9]+ error=0 undone=0 elapsed_ns=[0-9]+$'
-	[ "$(pool 2048 nr_hugepages)" -ge 1024 ]
-	[ "$(pool 1048576 nr_hugepages)" -eq 2 ]
+	expect "$(pool 2048 nr_hugepages)" -ge 1024 "2M nr_hugepages"
+	expect "$(pool 1048576 nr_hugepages)" -eq 2 "1G nr_hugepages"
 }
 
 @test "kernel log is clean after the hugetlbfs tests" {

@@ -34,10 +34,10 @@ in_use() { awk -v s="$1" '$1 == s { print $2 }' "$KTASK_DEBUGFS/rlimits"; }
 
 # The limits match 80% of the online CPUs, system-wide and per node.
 assert_limits_follow_online() {
-	[ "$(rlimit system)" -eq $(( $(online_count) * 4 / 5 )) ]
+	expect "$(rlimit system)" -eq $(( $(online_count) * 4 / 5 )) "system rlimit"
 	for n in /sys/devices/system/node/node[0-9]*; do
 		id=${n##*node}
-		[ "$(rlimit "node$id")" -eq $(( $(node_online_count "$id") * 4 / 5 )) ]
+		expect "$(rlimit "node$id")" -eq $(( $(node_online_count "$id") * 4 / 5 )) "node$id rlimit"
 	done
 }
 
@@ -55,12 +55,12 @@ teardown() {
 
 @test "limits follow CPUs going offline and online; the pool stays sized for all" {
 	pool_size=$(rlimit pool)
-	[ "$pool_size" -eq $(( $(nproc --all) * 4 / 5 )) ]
+	expect "$pool_size" -eq $(( $(nproc --all) * 4 / 5 )) "pool rlimit"
 	assert_limits_follow_online
 	for c in $(hotpluggable_cpus); do
 		set_online "$c" 0
 		assert_limits_follow_online
-		[ "$(rlimit pool)" -eq "$pool_size" ]
+		expect "$(rlimit pool)" -eq "$pool_size" "pool rlimit"
 	done
 	for c in $(hotpluggable_cpus); do
 		set_online "$c" 1
@@ -113,7 +113,7 @@ teardown() {
 	run cat "$BATS_TEST_TMPDIR/result"
 	assert_line "units_done: $size"
 	assert_line "error: 0"
-	[ "$(in_use system)" -eq 0 ]
-	[ "$(in_use pool)" -eq 0 ]
+	expect "$(in_use system)" -eq 0 "system in use"
+	expect "$(in_use pool)" -eq 0 "pool in use"
 	assert_kernel_log_clean
 }

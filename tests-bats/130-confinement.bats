@@ -55,7 +55,7 @@ TASK="kind=sleep size=200"
 	confined_synthetic "$TASK" taskset -c 0
 	assert_line "threads_used: 1"
 	assert_line "cpus: 0"
-	[ "$(ktask_value stats single_threaded_confined)" -eq $(( before + 1 )) ]
+	expect "$(ktask_value stats single_threaded_confined)" -eq $(( before + 1 )) "stats single_threaded_confined"
 }
 
 @test "taskset -c 0 ktaskctl run-synthetic --threads 2 uses one thread" {

@@ -46,9 +46,9 @@ synth_events() {
 	assert_regex "${lines[0]}" '^ktask_task_start: func=ktask_synth_thread size=20000 nodes=1 threads=2 chunk_size=[0-9]+$'
 	assert_line --regexp "^ktask_task_end: func=ktask_synth_thread size=20000 threads=2 chunks=$SYN_chunks error=0 undone=0 elapsed_ns=[0-9]+\$"
 	chunks=$(synth_events | grep -c '^ktask_chunk:')
-	[ "$chunks" -eq "$SYN_chunks" ]
+	expect "$chunks" -eq "$SYN_chunks" "ktask_chunk events"
 	units=$(synth_events | sed -n 's/^ktask_chunk: .* size=\([0-9]*\) node=[0-9]* ret=0$/\1/p' | paste -sd+ | bc)
-	[ "$units" -eq 20000 ]
+	expect "$units" -eq 20000 "units in ktask_chunk events"
 }
 
 @test "a failing chunk traces its error and the end carries the undo" {

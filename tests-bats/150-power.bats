@@ -22,7 +22,7 @@ TASK="kind=sleep size=100 max_threads=2"
 	run cat "$KTASK_DEBUGFS/power"
 	assert_output $'mode: auto\nsaving: 0'
 	run_synthetic "$TASK"
-	[ "$SYN_threads_used" -eq 2 ]
+	expect "$SYN_threads_used" -eq 2 threads_used
 }
 
 @test "mode=powersave: one thread, counted under single_threaded_power" {
@@ -32,9 +32,9 @@ TASK="kind=sleep size=100 max_threads=2"
 	run cat "$KTASK_DEBUGFS/power"
 	assert_output $'mode: powersave\nsaving: 1'
 	run_synthetic "$TASK"
-	[ "$SYN_threads_used" -eq 1 ]
-	[ "$SYN_units_done" -eq 100 ]
-	[ "$(ktask_value stats single_threaded_power)" -eq $(( before + 1 )) ]
+	expect "$SYN_threads_used" -eq 1 threads_used
+	expect "$SYN_units_done" -eq 100 units_done
+	expect "$(ktask_value stats single_threaded_power)" -eq $(( before + 1 )) "stats single_threaded_power"
 }
 
 @test "mode=performance and back to auto: helpers again" {
@@ -42,10 +42,10 @@ TASK="kind=sleep size=100 max_threads=2"
 	write_ktask power "mode=performance"
 	assert_success
 	run_synthetic "$TASK"
-	[ "$SYN_threads_used" -eq 2 ]
+	expect "$SYN_threads_used" -eq 2 threads_used
 	write_ktask power "mode=auto"
 	run_synthetic "$TASK"
-	[ "$SYN_threads_used" -eq 2 ]
+	expect "$SYN_threads_used" -eq 2 threads_used
 }
 
 @test "power is root only" {

@@ -63,7 +63,7 @@ setup_file() {
 		[ "$(ktask_value stats tasks)" -gt "$tasks" ] && break
 		sleep 0.1
 	done
-	[ "$(ktask_value stats tasks)" -gt "$tasks" ]
+	expect "$(ktask_value stats tasks)" -gt "$tasks" "stats tasks"
 	sleep 1
 	assert_sigkill_within_2s "$pid"
 	assert_rlimits_idle

@@ -66,7 +66,7 @@ fuzz() {
 	# root without CAP_SYS_ADMIN (CAP_NET_ADMIN kept): refused, nothing changes
 	run setpriv --bounding-set=-sys_admin --inh-caps=-sys_admin "$ktaskctl" set renice off
 	echo "# without CAP_SYS_ADMIN: status $status: $output" >&3
-	[ "$(ktask_state)" = "$before" ]
+	expect "$(ktask_state)" = "$before" ktask_state
 	assert_failure 1
 	assert_output --partial "Operation not permitted"
 	# root with CAP_SYS_ADMIN but without CAP_NET_ADMIN: allowed (the

@@ -6,7 +6,7 @@ size=${DEMO_SIZE:-200000}
 
 say() { printf '\n== %s\n' "$*"; }
 show() { printf '$ %s\n' "$*"; "$@"; }
-median_ns() { python3 -c 'import json,sys; print(json.load(sys.stdin)["elapsed_ns_median"])'; }
+tmp=$(mktemp -d)
 
 say "guest: $(uname -r), $(nproc) CPUs, NUMA nodes $(cat /sys/devices/system/node/online)"
 for n in /sys/devices/system/node/node[0-9]*; do
@@ -19,12 +19,8 @@ echo "   KUnit suite ktask at boot: $pass of $total cases passed"
 say "what ktask has done since boot"
 show ktaskctl stats
 
-say "the same CPU task ($size units) with 1 and with 2 threads, 3 runs each"
-show ktaskctl run-synthetic --size "$size" --threads 1 --repeat 3
-show ktaskctl run-synthetic --size "$size" --threads 2 --repeat 3
-one=$(ktaskctl run-synthetic --size "$size" --threads 1 --repeat 3 --json | median_ns)
-two=$(ktaskctl run-synthetic --size "$size" --threads 2 --repeat 3 --json | median_ns)
-python3 -c "import sys; print('   speedup at 2 threads: %.2fx (median %.1f ms -> %.1f ms)' % (int(sys.argv[1]) / int(sys.argv[2]), int(sys.argv[1]) / 1e6, int(sys.argv[2]) / 1e6))" "$one" "$two"
+say "the same CPU task ($size units) at 1 and 2 threads, 3 runs each, and the speedup of those runs"
+show ktaskctl bench --size "$size" --threads 1,2 --repeat 3
 
 say "the default maximum threads, changed at run time (tasks that set none follow it)"
 show ktaskctl get max-threads
@@ -34,14 +30,13 @@ show ktaskctl set max-threads 2
 ktaskctl run-synthetic --size "$size" | grep -E 'threads_used|elapsed'
 
 say "monitor: one event per finished task, from the netlink group"
-ktaskctl monitor --count 4 &
+ktaskctl monitor --verbose --count 4 2> "$tmp/listening" &
 monitor=$!
-sleep 1
+# Tasks run only once the monitor has joined the group (it says so).
+timeout 30 bash -c 'until grep -q listening "$1"; do sleep 0.05; done' _ "$tmp/listening"
 ktaskctl run-synthetic --size 50000 --threads 2 > /dev/null
 ktaskctl run-synthetic --size 50000 --threads 1 > /dev/null
 ktaskctl run-synthetic --kind memclear --nodes 0:16K,1:16K > /dev/null
-ktaskctl run-synthetic --size 50000 --threads 2 --fail-at 40000 > /dev/null
-wait $monitor
-
-say "a speedup table (ktaskctl bench)"
-show ktaskctl bench --size "$size" --threads 1,2 --repeat 3
+ktaskctl run-synthetic --size 50000 --threads 2 --fail-at 40000 > /dev/null || true
+timeout 30 tail --pid="$monitor" -f /dev/null || { echo "   (monitor: fewer than 4 events in 30 s)"; kill "$monitor"; }
+wait "$monitor" || true

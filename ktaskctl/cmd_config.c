@@ -13,7 +13,7 @@
 #include "util.h"
 
 const char get_usage[] =
-"Usage: ktaskctl get [--json] [KEY]\n"
+"Usage: ktaskctl get [--json | --pretty] [KEY]\n"
 "\n"
 "Show ktask's settings (generic netlink KTASK_CMD_GET_CONFIG).  With KEY,\n"
 "print just its value.\n"
@@ -24,6 +24,7 @@ const char get_usage[] =
 "  renice        whether a waiting caller lends its nice level: on or off\n"
 "\n"
 "  -j, --json    print JSON\n"
+"  -p, --pretty  print indented JSON\n"
 "  -h, --help    show this help\n";
 
 const char set_usage[] =
@@ -89,8 +90,8 @@ static void add_key(struct out_node *doc, const struct key_name *k,
 		out_field(doc, k->name, buf, k->json, buf);
 		break;
 	case KEY_RENICE:
-		/* JSON keeps the kernel's 0/1, as stats shows it. */
-		out_field(doc, k->name, c->renice ? "on" : "off", k->json,
+		/* Text says on/off, JSON the kernel's 0/1: both as in stats. */
+		out_field(doc, k->name, format_on_off(c->renice), k->json,
 			  c->renice ? "1" : "0");
 		break;
 	}
@@ -99,7 +100,7 @@ static void add_key(struct out_node *doc, const struct key_name *k,
 int cmd_get(int argc, char **argv, const struct global_opts *g)
 {
 	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
+		JSON_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -107,15 +108,14 @@ int cmd_get(int argc, char **argv, const struct global_opts *g)
 	struct ktask_config config;
 	struct ktask_nl *nl;
 	struct out_node *doc;
-	bool json = g->json;
+	struct global_opts opts = *g;
 	size_t i;
 	int c, ret;
 
-	while ((c = next_option("get", argc, argv, "jh", longopts)) != -1) {
+	while ((c = next_option("get", argc, argv, "jph", longopts)) != -1) {
+		if (json_option(c, &opts))
+			continue;
 		switch (c) {
-		case 'j':
-			json = true;
-			break;
 		case 'h':
 			print_usage("get");
 			return EXIT_OK;
@@ -161,7 +161,8 @@ int cmd_get(int argc, char **argv, const struct global_opts *g)
 		add_key(doc, k, &config);
 	}
 	/* A single key in text is just its value, for scripts. */
-	out_print(stdout, doc, json ? OUT_JSON : only ? OUT_TEXT_VALUES : OUT_TEXT);
+	out_print(stdout, doc, opts.json || !only ? out_style(&opts)
+						  : OUT_TEXT_VALUES);
 	out_free(doc);
 	return EXIT_OK;
 }

@@ -15,7 +15,7 @@
 #include "util.h"
 
 const char monitor_usage[] =
-"Usage: ktaskctl monitor [--count N] [--json] [--verbose]\n"
+"Usage: ktaskctl monitor [--count N] [--json | --pretty] [--verbose]\n"
 "\n"
 "Print one line per finished ktask task (generic netlink family ktask,\n"
 "multicast group events) until interrupted:\n"
@@ -24,6 +24,7 @@ const char monitor_usage[] =
 "\n"
 "  -c, --count N    exit after N events\n"
 "  -j, --json       one JSON object per line\n"
+"  -p, --pretty     the same: events stay one per line\n"
 "  -v, --verbose    say on stderr when listening has started\n"
 "  -h, --help       show this help\n";
 
@@ -79,33 +80,34 @@ static bool print_event(const struct ktask_event *ev, void *arg)
 static void events_lost(void *arg)
 {
 	(void)arg;
-	error_msg("monitor", "events lost (receive buffer overrun)");
+	/* Not an error (monitoring goes on): keep it out of a JSON stream. */
+	notice_msg("monitor", "events lost (receive buffer overrun)");
 }
 
 int cmd_monitor(int argc, char **argv, const struct global_opts *g)
 {
 	static const struct option longopts[] = {
 		{ "count", required_argument, NULL, 'c' },
-		{ "json", no_argument, NULL, 'j' },
+		JSON_LONGOPTS,
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	struct monitor m = { .json = g->json };
+	struct global_opts opts = *g;
+	struct monitor m = { 0 };
 	bool verbose = false;
 	struct ktask_nl *nl;
 	int c, ret;
 
-	while ((c = next_option("monitor", argc, argv, "c:jvh", longopts)) != -1) {
+	while ((c = next_option("monitor", argc, argv, "c:jpvh", longopts)) != -1) {
+		if (json_option(c, &opts))
+			continue;
 		switch (c) {
 		case 'c':
 			ret = parse_u64_range(optarg, 1, UINT64_MAX, &m.count);
 			if (ret)
 				return usage_error("monitor", "--count: '%s' is not a number of events (1 or more)",
 						   optarg);
-			break;
-		case 'j':
-			m.json = true;
 			break;
 		case 'v':
 			verbose = true;
@@ -120,6 +122,8 @@ int cmd_monitor(int argc, char **argv, const struct global_opts *g)
 	if (optind < argc)
 		return usage_error("monitor", "unexpected argument '%s'",
 				   argv[optind]);
+	/* Even with -p: a reader takes each event as one line as it comes. */
+	m.json = opts.json;
 
 	ret = ktask_nl_open(&nl);
 	if (ret) {
@@ -144,7 +148,7 @@ int cmd_monitor(int argc, char **argv, const struct global_opts *g)
 	}
 	/* Scripts start a task only once this appears, so none is missed. */
 	if (verbose)
-		error_msg("monitor", "listening");
+		notice_msg("monitor", "listening");
 
 	ret = ktask_nl_receive_events(nl, print_event, events_lost, &m);
 	if (ret) {

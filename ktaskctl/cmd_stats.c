@@ -2,20 +2,23 @@
 /* ktaskctl stats: the debugfs counters as tables or JSON. */
 #include <getopt.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "commands.h"
 #include "debugfs.h"
 #include "output.h"
+#include "parse.h"
 #include "util.h"
 
 const char stats_usage[] =
-"Usage: ktaskctl stats [--json]\n"
+"Usage: ktaskctl stats [--json | --pretty]\n"
 "\n"
 "Show ktask's resource limits, per-node counters, worker settings and task\n"
 "statistics, read from the debugfs files rlimits, nodes, workers and stats.\n"
 "\n"
 "  -j, --json    print JSON: {\"rlimits\": [...], \"nodes\": [...],\n"
 "                \"workers\": {...}, \"tasks\": {...}}\n"
+"  -p, --pretty  print indented JSON\n"
 "  -h, --help    show this help\n";
 
 /* Each section: the debugfs file, its key in the output, its format. */
@@ -48,17 +51,43 @@ static void add_table(struct out_node *doc, const char *key,
 	free(heads);
 }
 
-static void add_kv(struct out_node *doc, const char *key,
+/*
+ * Switches among the key-value files' keys: text says on/off for 1/0, as
+ * get does, and JSON keeps the kernel's 0/1, as get's JSON does.
+ */
+static const struct {
+	const char *file;
+	const char *key;
+} switches[] = {
+	{ "workers", "renice" },
+};
+
+static const char *switch_text(const char *file, const char *key,
+			       const char *value)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(switches); i++) {
+		if (strcmp(switches[i].file, file) || strcmp(switches[i].key, key))
+			continue;
+		/* Anything else is shown as the kernel wrote it. */
+		if (!strcmp(value, "0") || !strcmp(value, "1"))
+			return format_on_off(value[0] == '1');
+	}
+	return value;
+}
+
+static void add_kv(struct out_node *doc, const struct section *s,
 		   const struct kv_list *kv)
 {
-	struct out_node *obj = out_object(doc, key);
+	struct out_node *obj = out_object(doc, s->key);
 	size_t i;
 
 	for (i = 0; i < kv->count; i++) {
-		char *json = json_scalar(kv->items[i].value);
+		const char *key = kv->items[i].key, *value = kv->items[i].value;
+		char *json = json_scalar(value);
 
-		out_field(obj, kv->items[i].key, kv->items[i].value,
-			  kv->items[i].key, json);
+		out_field(obj, key, switch_text(s->file, key, value), key, json);
 		free(json);
 	}
 }
@@ -89,7 +118,7 @@ static int add_section(struct out_node *doc, const struct section *s)
 
 		ret = parse_kv(text, &kv, &bad_line);
 		if (!ret) {
-			add_kv(doc, s->key, &kv);
+			add_kv(doc, s, &kv);
 			kv_free(&kv);
 		}
 	}
@@ -107,20 +136,19 @@ static int add_section(struct out_node *doc, const struct section *s)
 int cmd_stats(int argc, char **argv, const struct global_opts *g)
 {
 	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
+		JSON_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	bool json = g->json;
+	struct global_opts opts = *g;
 	struct out_node *doc;
 	size_t i;
 	int c;
 
-	while ((c = next_option("stats", argc, argv, "jh", longopts)) != -1) {
+	while ((c = next_option("stats", argc, argv, "jph", longopts)) != -1) {
+		if (json_option(c, &opts))
+			continue;
 		switch (c) {
-		case 'j':
-			json = true;
-			break;
 		case 'h':
 			print_usage("stats");
 			return EXIT_OK;
@@ -139,7 +167,7 @@ int cmd_stats(int argc, char **argv, const struct global_opts *g)
 			return EXIT_RUNTIME;
 		}
 	}
-	out_print(stdout, doc, out_style(json));
+	out_print(stdout, doc, out_style(&opts));
 	out_free(doc);
 	return EXIT_OK;
 }

@@ -10,10 +10,16 @@
 
 #include "output.h"
 
-/* Options given before the subcommand. */
+/* Options given before the subcommand; -j and -p work after it too. */
 struct global_opts {
-	bool json;
+	bool json;		/* -j: JSON, one line per document */
+	bool pretty;		/* -p: JSON, indented; implies json */
 };
+
+/* The getopt_long() entries for -j and -p, shared by every command. */
+#define JSON_LONGOPTS						\
+	{ "json", no_argument, NULL, 'j' },			\
+	{ "pretty", no_argument, NULL, 'p' }
 
 /*
  * argv[0] is the subcommand's name.  Handlers return an exit status
@@ -54,9 +60,18 @@ struct option;
 int next_option(const char *what, int argc, char **argv, const char *optstring,
 		const struct option *longopts);
 
-static inline enum out_style out_style(bool json)
+/*
+ * Handles -j or -p (c), given before or after the subcommand alike: sets
+ * g, and errors are JSON from then on.  Returns false for other options.
+ */
+bool json_option(int c, struct global_opts *g);
+
+/* Text, compact JSON (-j) or pretty JSON (-p). */
+static inline enum out_style out_style(const struct global_opts *g)
 {
-	return json ? OUT_JSON : OUT_TEXT;
+	if (!g->json)
+		return OUT_TEXT;
+	return g->pretty ? OUT_JSON : OUT_JSON_LINE;
 }
 
 #endif

@@ -1,45 +1,50 @@
-/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
 /*
- * Generic netlink family "ktask": names and numbers.
- *
- * These mirror the kernel's include/uapi/linux/ktask.h (see
- * docs/interface.md).  They are part of the ABI, so they never change;
- * keep this copy identical to the kernel's.  ktaskctl carries its own
- * copy because the installed kernel headers predate ktask.
+ * ktaskctl: a copy of the kernel's include/uapi/linux/ktask.h (added by
+ * patch 0009 of kernel/patches), as installed kernel headers predate ktask.
+ * Do not edit it here: change the kernel's, then copy it below this note.
+ * The meson test 'uapi' (tests/check_uapi.py) fails if anything but this
+ * note differs.
  */
-#ifndef KTASKCTL_KTASK_UAPI_H
-#define KTASKCTL_KTASK_UAPI_H
+/*
+ * Generic netlink family "ktask": one event per finished task on the
+ * "events" multicast group, and the framework's settings.
+ *
+ * Documentation/netlink/specs/ktask.yaml describes the family.
+ */
+#ifndef _UAPI_LINUX_KTASK_H
+#define _UAPI_LINUX_KTASK_H
 
-#define KTASK_FAMILY_NAME	"ktask"
-#define KTASK_FAMILY_VERSION	1
-#define KTASK_MCGRP_EVENTS	"events"
-
-enum {
-	KTASK_CMD_UNSPEC = 0,
-	KTASK_CMD_EVENT = 1,		/* multicast: one per finished task */
-	KTASK_CMD_GET_CONFIG = 2,	/* anyone */
-	KTASK_CMD_SET_CONFIG = 3,	/* CAP_SYS_ADMIN */
-
-	__KTASK_CMD_MAX,
-	KTASK_CMD_MAX = __KTASK_CMD_MAX - 1
-};
+#define KTASK_FAMILY_NAME		"ktask"
+#define KTASK_FAMILY_VERSION		1
+#define KTASK_MCGRP_EVENTS		"events"
 
 enum {
-	KTASK_A_UNSPEC = 0,
-	KTASK_A_FUNC = 1,		/* string: thread function (%ps) */
-	KTASK_A_SIZE = 2,		/* u64: task size in units */
-	KTASK_A_THREADS = 3,		/* u32: caller + helpers started */
-	KTASK_A_CHUNKS = 4,		/* u32: chunks run */
-	KTASK_A_ELAPSED_NS = 5,		/* u64 */
-	KTASK_A_ERROR = 6,		/* s32: 0 or negative errno */
-	KTASK_A_UNDONE = 7,		/* u64: units undone */
-	KTASK_A_MAX_THREADS = 8,	/* u32: default kc_max_threads */
-	KTASK_A_HELPER_NICE = 9,	/* s32: -20..19 */
-	KTASK_A_RENICE = 10,		/* u8: 0 or 1 */
-	KTASK_A_PAD = 11,		/* aligns the u64 attributes */
+	KTASK_A_UNSPEC,
+	KTASK_A_FUNC,		/* string: thread function symbol */
+	KTASK_A_SIZE,		/* u64: task size in units */
+	KTASK_A_THREADS,	/* u32: threads used, the caller included */
+	KTASK_A_CHUNKS,		/* u32: chunks run */
+	KTASK_A_ELAPSED_NS,	/* u64 */
+	KTASK_A_ERROR,		/* s32: 0 or a negative errno */
+	KTASK_A_UNDONE,		/* u64: units undone */
+	KTASK_A_MAX_THREADS,	/* u32: default maximum threads per task */
+	KTASK_A_HELPER_NICE,	/* s32: helpers' nice level */
+	KTASK_A_RENICE,		/* u8: waiting callers lend their nice level */
+	KTASK_A_PAD,
 
 	__KTASK_A_MAX,
-	KTASK_A_MAX = __KTASK_A_MAX - 1
+	KTASK_A_MAX = (__KTASK_A_MAX - 1)
 };
 
-#endif
+enum {
+	KTASK_CMD_UNSPEC,
+	KTASK_CMD_EVENT,	/* notification: a task finished */
+	KTASK_CMD_GET_CONFIG,
+	KTASK_CMD_SET_CONFIG,	/* needs CAP_SYS_ADMIN */
+
+	__KTASK_CMD_MAX,
+	KTASK_CMD_MAX = (__KTASK_CMD_MAX - 1)
+};
+
+#endif /* _UAPI_LINUX_KTASK_H */

@@ -21,7 +21,9 @@ static int cmd_help(int argc, char **argv, const struct global_opts *g);
 static const char help_usage[] =
 "Usage: ktaskctl help [COMMAND]\n"
 "\n"
-"Show the list of commands, or a command's help.\n";
+"Show the list of commands, or a command's help.\n"
+"\n"
+"  -h, --help    show this help\n";
 
 static const struct command commands[] = {
 	{ "stats", cmd_stats,
@@ -62,7 +64,7 @@ static void print_main_usage(FILE *f)
 {
 	size_t i;
 
-	fputs("Usage: ktaskctl [--json] COMMAND [ARGS...]\n"
+	fputs("Usage: ktaskctl [-j | -p] COMMAND [ARGS...]\n"
 	      "       ktaskctl COMMAND --help\n"
 	      "       ktaskctl --version\n"
 	      "\n"
@@ -71,7 +73,9 @@ static void print_main_usage(FILE *f)
 		fprintf(f, "  %-15s%s\n", commands[i].name, commands[i].summary);
 	fputs("\n"
 	      "Options:\n"
-	      "  -j, --json     print JSON (commands that print)\n"
+	      "  -j, --json     print JSON, one line per document; errors too,\n"
+	      "                 as {\"error\": \"...\"} on standard output\n"
+	      "  -p, --pretty   print indented JSON (implies --json)\n"
 	      "  -h, --help     show this help\n"
 	      "  -V, --version  show the version\n"
 	      "\n"
@@ -91,32 +95,82 @@ void print_usage(const char *name)
 		fputs(cmd->usage, stdout);
 }
 
+bool json_option(int c, struct global_opts *g)
+{
+	if (c != 'j' && c != 'p')
+		return false;
+	g->json = true;
+	/* As in bpftool, -j after -p leaves the JSON pretty. */
+	if (c == 'p')
+		g->pretty = true;
+	set_json_errors(true);
+	return true;
+}
+
+/* Whether name, as typed, abbreviates more than one long option. */
+static bool ambiguous(const char *name, size_t len,
+		      const struct option *longopts)
+{
+	const struct option *o;
+	int matches = 0;
+
+	for (o = longopts; o->name; o++) {
+		if (strlen(o->name) == len && !strncmp(o->name, name, len))
+			return false;
+		if (!strncmp(o->name, name, len))
+			matches++;
+	}
+	return matches > 1;
+}
+
+/* Reports the error getopt_long() returned c for; returns '?'. */
+static int option_error(const char *what, int c, char **argv, bool is_long,
+			const struct option *longopts)
+{
+	const char *arg = argv[optind - 1];
+	/* "--json=x": the option is "--json", the part before '='. */
+	int len = is_long ? (int)strcspn(arg, "=") : 0;
+
+	if (c == ':' && is_long)
+		usage_error(what, "option '%.*s' requires an argument", len, arg);
+	else if (c == ':')
+		usage_error(what, "option '-%c' requires an argument", optopt);
+	else if (is_long && optopt)
+		usage_error(what, "option '%.*s' doesn't allow an argument",
+			    len, arg);
+	else if (is_long && ambiguous(arg + 2, len - 2, longopts))
+		usage_error(what, "option '%.*s' is ambiguous", len, arg);
+	else if (is_long)
+		usage_error(what, "unrecognized option '%s'", arg);
+	else
+		usage_error(what, "invalid option '-%c'", optopt);
+	return '?';
+}
+
 int next_option(const char *what, int argc, char **argv, const char *optstring,
 		const struct option *longopts)
 {
 	bool stop_at_operand = optstring[0] == '+';
+	int start = optind, c;
 	char spec[64];
-	int c;
 
 	/* A leading ':' makes getopt return ':' for a missing argument. */
 	snprintf(spec, sizeof(spec), "%s:%s", stop_at_operand ? "+" : "",
 		 optstring + stop_at_operand);
 	opterr = 0;
 	c = getopt_long(argc, argv, spec, longopts, NULL);
-	if (c == ':') {
-		usage_error(what, "option '%s' requires an argument",
-			    argv[optind - 1]);
-		return '?';
-	}
-	if (c == '?') {
-		if (optopt && optopt != '?')
-			usage_error(what, "invalid option '-%c'", optopt);
-		else
-			usage_error(what, "unrecognized option '%s'",
-				    argv[optind - 1]);
-		return '?';
-	}
-	return c;
+	if (c != ':' && c != '?')
+		return c;
+	/*
+	 * optopt holds a long option's short letter too, which would report
+	 * "--json=x" as "-j": name what the user typed instead.  A failed
+	 * long option's word is always behind optind; a short option's
+	 * cluster ("-jx") may still be at optind, so "--" behind optind
+	 * then belongs to an earlier, valid option.
+	 */
+	return option_error(what, c, argv,
+			    optind > start && !strncmp(argv[optind - 1], "--", 2),
+			    longopts);
 }
 
 static int cmd_help(int argc, char **argv, const struct global_opts *g)
@@ -152,7 +206,7 @@ static int cmd_help(int argc, char **argv, const struct global_opts *g)
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
+		JSON_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ 0 }
@@ -161,11 +215,10 @@ int main(int argc, char **argv)
 	const struct command *cmd;
 	int c, ret;
 
-	while ((c = next_option(NULL, argc, argv, "+jhV", longopts)) != -1) {
+	while ((c = next_option(NULL, argc, argv, "+jphV", longopts)) != -1) {
+		if (json_option(c, &g))
+			continue;
 		switch (c) {
-		case 'j':
-			g.json = true;
-			break;
 		case 'h':
 			print_main_usage(stdout);
 			return EXIT_OK;
@@ -177,12 +230,15 @@ int main(int argc, char **argv)
 		}
 	}
 	if (optind >= argc) {
+		if (g.json)
+			return usage_error(NULL, "missing command");
 		print_main_usage(stderr);
 		return EXIT_USAGE;
 	}
 	cmd = find_command(argv[optind]);
+	/* Not "Try 'ktaskctl foo --help'": there is no foo to ask. */
 	if (!cmd)
-		return usage_error(argv[optind], "unknown command");
+		return usage_error(NULL, "%s: unknown command", argv[optind]);
 
 	/* Subcommands parse their own options from argv[0] = their name. */
 	argc -= optind;

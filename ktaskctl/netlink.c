@@ -144,31 +144,48 @@ static int on_ack(struct nl_msg *msg, void *arg)
 	return NL_STOP;
 }
 
-static int on_config(struct nl_msg *msg, void *arg)
+/*
+ * Types as in the family's spec (Documentation/netlink/specs/ktask.yaml):
+ * s32 attributes are NLA_S32 and read with nla_get_s32(), so negative nice
+ * levels and errnos are signed by type, not by a cast.  libnl (3.7 still)
+ * knows only the unsigned types' sizes, so NLA_S32 gets its minlen here:
+ * a short attribute must fail the parse, not be read past its end.
+ */
+#define S32_POLICY	{ .type = NLA_S32, .minlen = sizeof(int32_t) }
+
+int ktask_nl_parse_config(struct nlmsghdr *nlh, struct ktask_config *c)
 {
 	static struct nla_policy policy[KTASK_A_MAX + 1] = {
 		[KTASK_A_MAX_THREADS]	= { .type = NLA_U32 },
-		[KTASK_A_HELPER_NICE]	= { .type = NLA_U32 },
+		[KTASK_A_HELPER_NICE]	= S32_POLICY,
 		[KTASK_A_RENICE]	= { .type = NLA_U8 },
 	};
-	struct transaction *t = arg;
-	struct ktask_config *c = t->config;
 	struct nlattr *tb[KTASK_A_MAX + 1];
 
-	if (!c || genlmsg_parse(nlmsg_hdr(msg), 0, tb, KTASK_A_MAX, policy) < 0)
-		return NL_SKIP;
+	memset(c, 0, sizeof(*c));
+	if (genlmsg_parse(nlh, 0, tb, KTASK_A_MAX, policy) < 0)
+		return -EINVAL;
 	if (tb[KTASK_A_MAX_THREADS]) {
 		c->has_max_threads = true;
 		c->max_threads = nla_get_u32(tb[KTASK_A_MAX_THREADS]);
 	}
 	if (tb[KTASK_A_HELPER_NICE]) {
 		c->has_helper_nice = true;
-		c->helper_nice = (int32_t)nla_get_u32(tb[KTASK_A_HELPER_NICE]);
+		c->helper_nice = nla_get_s32(tb[KTASK_A_HELPER_NICE]);
 	}
 	if (tb[KTASK_A_RENICE]) {
 		c->has_renice = true;
 		c->renice = nla_get_u8(tb[KTASK_A_RENICE]);
 	}
+	return 0;
+}
+
+static int on_config(struct nl_msg *msg, void *arg)
+{
+	struct transaction *t = arg;
+
+	if (!t->config || ktask_nl_parse_config(nlmsg_hdr(msg), t->config))
+		return NL_SKIP;
 	return NL_OK;
 }
 
@@ -275,7 +292,7 @@ struct event_receiver {
 	bool stop;
 };
 
-static int on_event(struct nl_msg *msg, void *arg)
+int ktask_nl_parse_event(struct nlmsghdr *nlh, struct ktask_event *ev)
 {
 	static struct nla_policy policy[KTASK_A_MAX + 1] = {
 		[KTASK_A_FUNC]		= { .type = NLA_STRING },
@@ -283,33 +300,42 @@ static int on_event(struct nl_msg *msg, void *arg)
 		[KTASK_A_THREADS]	= { .type = NLA_U32 },
 		[KTASK_A_CHUNKS]	= { .type = NLA_U32 },
 		[KTASK_A_ELAPSED_NS]	= { .type = NLA_U64 },
-		[KTASK_A_ERROR]		= { .type = NLA_U32 },
+		[KTASK_A_ERROR]		= S32_POLICY,
 		[KTASK_A_UNDONE]	= { .type = NLA_U64 },
 	};
-	struct event_receiver *r = arg;
-	struct nlmsghdr *nlh = nlmsg_hdr(msg);
 	struct genlmsghdr *gnlh = nlmsg_data(nlh);
 	struct nlattr *tb[KTASK_A_MAX + 1];
-	struct ktask_event ev = { 0 };
 
-	if (gnlh->cmd != KTASK_CMD_EVENT ||
-	    genlmsg_parse(nlh, 0, tb, KTASK_A_MAX, policy) < 0)
+	memset(ev, 0, sizeof(*ev));
+	if (!genlmsg_valid_hdr(nlh, 0) || gnlh->cmd != KTASK_CMD_EVENT)
+		return -ENOMSG;
+	if (genlmsg_parse(nlh, 0, tb, KTASK_A_MAX, policy) < 0)
+		return -EINVAL;
+
+	if ((ev->has_func = tb[KTASK_A_FUNC]))
+		ev->func = nla_get_string(tb[KTASK_A_FUNC]);
+	if ((ev->has_size = tb[KTASK_A_SIZE]))
+		ev->size = nla_get_u64(tb[KTASK_A_SIZE]);
+	if ((ev->has_threads = tb[KTASK_A_THREADS]))
+		ev->threads = nla_get_u32(tb[KTASK_A_THREADS]);
+	if ((ev->has_chunks = tb[KTASK_A_CHUNKS]))
+		ev->chunks = nla_get_u32(tb[KTASK_A_CHUNKS]);
+	if ((ev->has_elapsed_ns = tb[KTASK_A_ELAPSED_NS]))
+		ev->elapsed_ns = nla_get_u64(tb[KTASK_A_ELAPSED_NS]);
+	if ((ev->has_error = tb[KTASK_A_ERROR]))
+		ev->error = nla_get_s32(tb[KTASK_A_ERROR]);
+	if ((ev->has_undone = tb[KTASK_A_UNDONE]))
+		ev->undone = nla_get_u64(tb[KTASK_A_UNDONE]);
+	return 0;
+}
+
+static int on_event(struct nl_msg *msg, void *arg)
+{
+	struct event_receiver *r = arg;
+	struct ktask_event ev;
+
+	if (ktask_nl_parse_event(nlmsg_hdr(msg), &ev))
 		return NL_SKIP;
-
-	if ((ev.has_func = tb[KTASK_A_FUNC]))
-		ev.func = nla_get_string(tb[KTASK_A_FUNC]);
-	if ((ev.has_size = tb[KTASK_A_SIZE]))
-		ev.size = nla_get_u64(tb[KTASK_A_SIZE]);
-	if ((ev.has_threads = tb[KTASK_A_THREADS]))
-		ev.threads = nla_get_u32(tb[KTASK_A_THREADS]);
-	if ((ev.has_chunks = tb[KTASK_A_CHUNKS]))
-		ev.chunks = nla_get_u32(tb[KTASK_A_CHUNKS]);
-	if ((ev.has_elapsed_ns = tb[KTASK_A_ELAPSED_NS]))
-		ev.elapsed_ns = nla_get_u64(tb[KTASK_A_ELAPSED_NS]);
-	if ((ev.has_error = tb[KTASK_A_ERROR]))
-		ev.error = (int32_t)nla_get_u32(tb[KTASK_A_ERROR]);
-	if ((ev.has_undone = tb[KTASK_A_UNDONE]))
-		ev.undone = nla_get_u64(tb[KTASK_A_UNDONE]);
 
 	if (!r->fn(&ev, r->arg)) {
 		r->stop = true;

@@ -62,4 +62,13 @@ int ktask_nl_receive_events(struct ktask_nl *nl, ktask_event_fn fn,
 /* "ktaskctl: <what>: ..." for an error returned above. */
 void ktask_nl_report(struct ktask_nl *nl, const char *what, int err);
 
+/*
+ * The parsers behind ktask_nl_get_config() and ktask_nl_receive_events(),
+ * for host tests to feed messages built in memory.  0, -EINVAL (an
+ * attribute of the wrong size) or, for events, -ENOMSG (not an event).
+ */
+struct nlmsghdr;
+int ktask_nl_parse_config(struct nlmsghdr *nlh, struct ktask_config *config);
+int ktask_nl_parse_event(struct nlmsghdr *nlh, struct ktask_event *event);
+
 #endif

@@ -238,32 +238,51 @@ void out_cell_raw(struct out_table *t, const char *raw)
 	free(json);
 }
 
+/* The JSON form of one byte of a string: itself, or an escape sequence. */
+static const char *json_escape(unsigned char c, char buf[8])
+{
+	if (c == '"' || c == '\\') {
+		buf[0] = '\\';
+		buf[1] = c;
+		buf[2] = '\0';
+	} else if (c == '\n') {
+		return "\\n";
+	} else if (c == '\t') {
+		return "\\t";
+	} else if (c < 0x20 || c == 0x7f) {
+		snprintf(buf, 8, "\\u%04x", c);
+	} else {
+		buf[0] = c;
+		buf[1] = '\0';
+	}
+	return buf;
+}
+
 char *json_quote(const char *s)
 {
-	size_t len = strlen(s), used = 0;
 	/* Worst case: every byte becomes \u00XX. */
-	char *out = xmalloc(len * 6 + 3);
+	char *out = xmalloc(strlen(s) * 6 + 3), buf[8];
+	size_t used = 0;
 
 	out[used++] = '"';
 	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+		const char *e = json_escape((unsigned char)*s, buf);
+		size_t n = strlen(e);
 
-		if (c == '"' || c == '\\') {
-			out[used++] = '\\';
-			out[used++] = c;
-		} else if (c == '\n') {
-			used += sprintf(out + used, "\\n");
-		} else if (c == '\t') {
-			used += sprintf(out + used, "\\t");
-		} else if (c < 0x20 || c == 0x7f) {
-			used += sprintf(out + used, "\\u%04x", c);
-		} else {
-			out[used++] = c;
-		}
+		memcpy(out + used, e, n);
+		used += n;
 	}
 	out[used++] = '"';
 	out[used] = '\0';
 	return out;
+}
+
+void json_put_chars(FILE *f, const char *s)
+{
+	char buf[8];
+
+	for (; *s; s++)
+		fputs(json_escape((unsigned char)*s, buf), f);
 }
 
 static bool is_integer(const char *s)
@@ -446,7 +465,7 @@ static void print_json_table(FILE *f, const struct out_table *t,
 		bool first = true;
 
 		if (row)
-			fputc(',', f);
+			fputs(s->pretty ? "," : ", ", f);
 		json_newline(f, s, depth + 1);
 		fputc('{', f);
 		for (col = 0; col < t->ncols; col++) {

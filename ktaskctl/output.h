@@ -18,8 +18,8 @@
 
 enum out_style {
 	OUT_TEXT,		/* aligned "key: value" lines and tables */
-	OUT_JSON,		/* pretty-printed JSON */
-	OUT_JSON_LINE,		/* JSON on a single line */
+	OUT_JSON,		/* pretty-printed JSON (-p) */
+	OUT_JSON_LINE,		/* JSON on a single line (-j) */
 	OUT_TEXT_LINE,		/* key=value pairs on a single line */
 	OUT_TEXT_VALUES,	/* the fields' text values, one per line */
 };
@@ -63,6 +63,11 @@ void out_cell_raw(struct out_table *t, const char *raw);
 char *format_duration(uint64_t ns);
 /* A JSON string literal for s, quotes included. */
 char *json_quote(const char *s);
+/*
+ * s's characters escaped for inside a JSON string, quotes not included.
+ * Allocates nothing: error reporting uses it when memory ran out.
+ */
+void json_put_chars(FILE *f, const char *s);
 /* s itself if it is a decimal integer, else json_quote(s). */
 char *json_scalar(const char *s);
 

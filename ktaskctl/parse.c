@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "parse.h"
+#include "util.h"
 
 /* Parses the digits in s[0..len) with overflow checking. */
 static int parse_digits(const char *s, size_t len, uint64_t *out)
@@ -136,6 +137,11 @@ int parse_on_off(const char *s, bool *out)
 	return -EINVAL;
 }
 
+const char *format_on_off(bool on)
+{
+	return on ? "on" : "off";
+}
+
 /* Matches the kernel's MAX_ERRNO: -4095..-1 are error pointers/returns. */
 #define MAX_ERRNO 4095
 
@@ -241,7 +247,8 @@ int parse_layout(const char *s, struct layout *out, const char **why)
 		int ret;
 
 		if (out->count == LAYOUT_MAX_ENTRIES) {
-			*why = "too many entries";
+			*why = "more than " STRINGIFY(LAYOUT_MAX_ENTRIES)
+			       " parts, the kernel's limit";
 			return -ERANGE;
 		}
 		entry = &out->entries[out->count];

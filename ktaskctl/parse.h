@@ -28,6 +28,8 @@ int parse_size_range(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 
 /* "on"/"off" (also "1"/"0"). */
 int parse_on_off(const char *s, bool *out);
+/* "on" or "off": how get and stats show a switch in text. */
+const char *format_on_off(bool on);
 
 /* A positive errno: a number 1..4095 or a name such as "EIO". */
 int parse_errno(const char *s, int *out);
@@ -38,8 +40,12 @@ const char *parse_strerror(int ret);
 /* The kernel's node numbers stay below MAX_NUMNODES (at most 1 << 10). */
 #define LAYOUT_MAX_NID		1023
 #define LAYOUT_ANY_NODE		(-1)
-/* The synthetic line is at most 255 bytes, and an entry takes at least 4. */
-#define LAYOUT_MAX_ENTRIES	64
+/*
+ * The kernel's KTASK_SYNTH_MAX_NODES (kernel/ktask_synthetic.c, patch
+ * 0008): its "nodes=" parser refuses more parts with EINVAL, so more are
+ * a usage error here.  Not UAPI, hence this copy; keep the two equal.
+ */
+#define LAYOUT_MAX_ENTRIES	8
 
 struct layout_entry {
 	int nid;		/* LAYOUT_ANY_NODE for "any" */
@@ -52,7 +58,10 @@ struct layout {
 	struct layout_entry entries[LAYOUT_MAX_ENTRIES];
 };
 
-/* NID:SIZE[,NID:SIZE...]; NID a node number or "any", SIZE with suffixes. */
+/*
+ * NID:SIZE[,NID:SIZE...], at most LAYOUT_MAX_ENTRIES parts; NID a node
+ * number or "any", SIZE with suffixes.
+ */
 int parse_layout(const char *s, struct layout *out, const char **why);
 
 /* The normalized form (plain numbers), as the kernel reads it. */

@@ -5,17 +5,50 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "output.h"
 #include "util.h"
 
-static void vreport(const char *what, const char *fmt, va_list ap)
+static bool json_errors;
+
+void set_json_errors(bool on)
+{
+	json_errors = on;
+}
+
+static void emit(bool json, const char *what, const char *msg)
 {
 	/* Anything already printed on stdout should come before the error. */
 	fflush(stdout);
-	fputs("ktaskctl: ", stderr);
-	if (what)
-		fprintf(stderr, "%s: ", what);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	if (json) {
+		fputs("{\"error\": \"", stdout);
+		if (what) {
+			json_put_chars(stdout, what);
+			fputs(": ", stdout);
+		}
+		json_put_chars(stdout, msg);
+		fputs("\"}\n", stdout);
+		/* If stdout is what failed, say so where it can be seen. */
+		if (!fflush(stdout) && !ferror(stdout))
+			return;
+	}
+	fprintf(stderr, "ktaskctl: %s%s%s\n", what ? what : "",
+		what ? ": " : "", msg);
+}
+
+static void vreport(bool json, const char *what, const char *fmt, va_list ap)
+{
+	char fallback[512], *msg;
+	va_list copy;
+
+	/* No xasprintf(): running out of memory is reported through here. */
+	va_copy(copy, ap);
+	if (vasprintf(&msg, fmt, ap) < 0) {
+		msg = NULL;
+		vsnprintf(fallback, sizeof(fallback), fmt, copy);
+	}
+	va_end(copy);
+	emit(json, what, msg ? msg : fallback);
+	free(msg);
 }
 
 void error_msg(const char *what, const char *fmt, ...)
@@ -23,7 +56,16 @@ void error_msg(const char *what, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vreport(what, fmt, ap);
+	vreport(json_errors, what, fmt, ap);
+	va_end(ap);
+}
+
+void notice_msg(const char *what, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport(false, what, fmt, ap);
 	va_end(ap);
 }
 
@@ -32,8 +74,11 @@ int usage_error(const char *what, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vreport(what, fmt, ap);
+	vreport(json_errors, what, fmt, ap);
 	va_end(ap);
+	/* A JSON reader gets the one object, not advice meant for people. */
+	if (json_errors)
+		return EXIT_USAGE;
 	if (what)
 		fprintf(stderr, "Try 'ktaskctl %s --help'.\n", what);
 	else

@@ -13,7 +13,15 @@ KUNIT_RESULTS=$DEBUGFS/kunit/ktask/results
 
 # ktaskctl from the meson build; the control-plane tests use it.
 run_ktaskctl() {
+	local expected=0
+	if [[ ${1:-} =~ ^([0-9]+|\?)$ ]]; then
+		expected=$1
+		shift
+	fi
 	run "$KTASK_TOP/build/meson/ktaskctl/ktaskctl" "$@"
+	[ "$expected" = '?' ] || [ "$status" -eq "$expected" ] ||
+		fail "$(printf 'ktaskctl %s: expected status %s\n%*s got %s\noutput: %s' \
+			"$*" "$expected" "$(( ${#*} + 9 ))" '' "$status" "$output")"
 }
 
 # expect ACTUAL OP EXPECTED [WHAT]: test(1)'s "ACTUAL OP EXPECTED" holds

@@ -11,6 +11,9 @@ There is no ktask kernel here, so:
   request lines and answers with results the test chooses;
 - get/set/monitor must report that the kernel has no ktask, since the
   host has no generic netlink family "ktask".
+Under -j/--json or -p/--pretty every error is one {"error": "..."} object
+on stdout and nothing goes to stderr; without them, errors are text on
+stderr.
 """
 
 import json
@@ -174,7 +177,11 @@ def test_global():
         report(res.stdout.startswith(f"Usage: ktaskctl {cmd}"),
                f"ktaskctl help {cmd} prints its usage", res.stdout)
 
-    expect(["frobnicate"], 2, "ktaskctl: frobnicate: unknown command")
+    res = expect(["frobnicate"], 2, "ktaskctl: frobnicate: unknown command")
+    report(res.stderr == "ktaskctl: frobnicate: unknown command\nTry 'ktaskctl help'.\n"
+           and res.stdout == "",
+           "unknown command: points to 'ktaskctl help', not 'ktaskctl frobnicate --help'",
+           describe(res))
     expect(["help", "frobnicate"], 2, "ktaskctl: help: frobnicate: unknown command")
     expect(["--bogus"], 2, "ktaskctl: unrecognized option '--bogus'")
     expect(["-x", "stats"], 2, "ktaskctl: invalid option '-x'")
@@ -185,6 +192,101 @@ def test_global():
                 "ktaskctl: run-synthetic: option '--size' requires an argument")
     usage_error(["run-synthetic", "-s"],
                 "ktaskctl: run-synthetic: option '-s' requires an argument")
+
+    # Options are named as typed: getopt's short letter for a long option
+    # ("-j" for "--json=x") would name an option the user never wrote.
+    res = expect(["--json=x", "stats"], 2, "ktaskctl: option '--json' doesn't allow an argument",
+                 name="--json=x before the command: named as typed")
+    report("'-j'" not in res.stderr, "--json=x is not reported as '-j'", describe(res))
+    usage_error(["stats", "--json=x"], "ktaskctl: stats: option '--json' doesn't allow an argument")
+    usage_error(["stats", "--js=x"], "ktaskctl: stats: option '--js' doesn't allow an argument")
+    usage_error(["stats", "--pretty=1"], "ktaskctl: stats: option '--pretty' doesn't allow an argument")
+    usage_error(["monitor", "--verbose=yes"],
+                "ktaskctl: monitor: option '--verbose' doesn't allow an argument")
+    usage_error(["stats", "--frob"], "ktaskctl: stats: unrecognized option '--frob'")
+    usage_error(["run-synthetic", "--size", "1", "--threads"],
+                "ktaskctl: run-synthetic: option '--threads' requires an argument")
+    usage_error(["bench", "--threads"], "ktaskctl: bench: option '--threads' requires an argument")
+    usage_error(["monitor", "-vc"], "ktaskctl: monitor: option '-c' requires an argument")
+    usage_error(["monitor", "--count", "1", "-vq"], "ktaskctl: monitor: invalid option '-q'")
+    # A bad short option after a good long one is the short one.
+    usage_error(["run-synthetic", "--size=1", "-qh"], "ktaskctl: run-synthetic: invalid option '-q'")
+
+
+# --- JSON errors ------------------------------------------------------------
+
+def json_error(args, code, message, name=None, **kwargs):
+    """Under JSON: exit code, one {"error": ...} line on stdout, nothing on stderr."""
+    res = run(args, **kwargs)
+    try:
+        doc = json.loads(res.stdout)
+    except ValueError:
+        doc = None
+    passed = (res.returncode == code and res.stderr == "" and res.stdout.count("\n") == 1
+              and isinstance(doc, dict) and list(doc) == ["error"] and message in doc["error"])
+    report(passed, name or f"ktaskctl {' '.join(args)}: exit {code}, {{\"error\": ...{message}...}}",
+           describe(res))
+    return doc
+
+
+def test_json_errors():
+    nofs = "/nonexistent/ktask"
+    # Usage errors once JSON was asked for, before or after the command.
+    doc = json_error(["-j", "frobnicate"], 2, "frobnicate: unknown command")
+    report(doc == {"error": "frobnicate: unknown command"},
+           "-j frobnicate: the message as text has it, without 'ktaskctl: '", doc)
+    json_error(["-p", "frobnicate"], 2, "frobnicate: unknown command")
+    json_error(["-j"], 2, "missing command")
+    json_error(["-j", "stats", "extra"], 2, "stats: unexpected argument 'extra'")
+    json_error(["-j", "stats", "--json=x"], 2, "stats: option '--json' doesn't allow an argument")
+    json_error(["-j", "--bogus", "stats"], 2, "unrecognized option '--bogus'")
+    json_error(["stats", "-j", "--bogus"], 2, "stats: unrecognized option '--bogus'")
+    json_error(["stats", "--pretty", "--bogus"], 2, "stats: unrecognized option '--bogus'")
+    json_error(["-j", "run-synthetic"], 2, "run-synthetic: --size or --nodes is required")
+    json_error(["run-synthetic", "--json", "--size", "0"], 2,
+               "run-synthetic: --size: '0' is out of range (1..4G)")
+    json_error(["-j", "run-synthetic", "--nodes", ",".join(["0:1"] * 9)], 2,
+               "more than 8 parts, the kernel's limit")
+    json_error(["-j", "bench", "--threads", "0"], 2, "bench: --threads: bad list '0'")
+    json_error(["-j", "set", "renice", "maybe"], 2, "set: renice: 'maybe' is not on or off")
+    json_error(["-j", "get", "bogus"], 2, "get: unknown key 'bogus'")
+    json_error(["-j", "monitor", "--count", "0"], 2, "monitor: --count: '0' is not a number")
+    json_error(["-j", "help", "frobnicate"], 2, "help: frobnicate: unknown command")
+
+    # Runtime errors.
+    doc = json_error(["-j", "stats"], 1, "stats: debugfs is not mounted at /nonexistent",
+                     debugfs=nofs)
+    report(doc == {"error": "stats: debugfs is not mounted at /nonexistent "
+                            "(mount -t debugfs none /nonexistent)"},
+           "-j stats: the whole message, as text would say it", doc)
+    json_error(["stats", "-p"], 1, "stats: debugfs is not mounted", debugfs=nofs)
+    json_error(["-j", "run-synthetic", "--size", "10"], 1,
+               "run-synthetic: debugfs is not mounted", debugfs=nofs)
+    fake = FakeSynthetic(lambda line, i: result_text(error=-5))
+    json_error(["-j", "bench", "--threads", "1", "--repeat", "1"], 1,
+               "bench: the task with 1 thread failed: Input/output error", debugfs=fake.dir)
+    fake.close()
+    fake = FakeSynthetic(lambda line, i: "runs: 0\n")
+    json_error(["-p", "run-synthetic", "--size", "1"], 1,
+               "unexpected result: no synthetic task has run yet", debugfs=fake.dir)
+    fake.close()
+
+    # Quotes, backslashes and control characters in a message stay JSON.
+    doc = json_error(["-j", "get", 'a"b\\c\td'], 2, "unknown key")
+    report(doc == {"error": 'get: unknown key \'a"b\\c\td\' (max-threads, helper-nice or renice)'},
+           "JSON error: the argument is escaped", doc)
+
+    # Without JSON, the same errors stay text on stderr.
+    res = expect(["stats", "extra"], 2, "ktaskctl: stats: unexpected argument 'extra'",
+                 name="text: usage error on stderr")
+    report(res.stdout == "" and "Try 'ktaskctl stats --help'." in res.stderr,
+           "text: nothing on stdout, a pointer to help", describe(res))
+
+    # If stdout itself fails, the error cannot go there: stderr it is.
+    with open("/dev/full", "w") as full:
+        res = run(["-j", "stats"], stdout=full, stderr=subprocess.PIPE)
+    report(res.returncode == 1 and res.stderr == "ktaskctl: write error on standard output\n",
+           "-j stats > /dev/full: the write error goes to stderr", describe(res))
 
 
 # --- stats ------------------------------------------------------------------
@@ -225,9 +327,28 @@ def test_stats():
     report(list(doc["tasks"]) == list(read_fixture_kv("stats")),
            "stats --json tasks keep the file's order", list(doc["tasks"]))
 
-    for args in (["--json", "stats"], ["stats", "-j"]):
+    report(res.stdout.count("\n") == 1 and res.stdout.endswith("}\n"),
+           "stats --json is compact: one line", res.stdout)
+    for args in (["--json", "stats"], ["stats", "-j"], ["-j", "stats"]):
         res2 = expect(args, 0)
         report(res2.stdout == res.stdout, f"ktaskctl {' '.join(args)} gives the same JSON")
+
+    pretty = expect(["stats", "--pretty"], 0, name="stats --pretty: exit 0")
+    report(pretty.stdout.startswith("{\n  \"rlimits\": [\n    {")
+           and pretty.stdout.endswith("\n}\n"),
+           "stats --pretty is indented, one row per line", pretty.stdout)
+    report(json.loads(pretty.stdout) == doc, "stats --pretty holds the same document")
+    for args in (["-p", "stats"], ["--pretty", "stats"], ["stats", "-p"], ["-p", "stats", "-j"],
+                 ["-j", "stats", "-p"], ["--json", "--pretty", "stats"]):
+        res2 = expect(args, 0)
+        report(res2.stdout == pretty.stdout,
+               f"ktaskctl {' '.join(args)} gives pretty JSON (-p implies -j; -j keeps it pretty)")
+
+    report(doc["workers"]["renice"] == 1, "stats --json keeps renice as the kernel's 1",
+           doc["workers"])
+    text = expect(["stats"], 0).stdout
+    report(re.search(r"^  renice: +on$", text, re.M) is not None,
+           "stats text says renice: on, as get does", text)
 
 
 def with_debugfs_copy(mutate):
@@ -348,18 +469,21 @@ def test_synthetic_usage():
     usage_error(rs + ["--nodes", "0:5", "--size", "6"], "--size must equal the sum of the --nodes sizes")
     usage_error(rs + ["--nodes", "0:5", "--fail-at", "5"], "--fail-at must be below the size")
     usage_error(rs + ["--size", "10", "extra"], "unexpected argument 'extra'")
-    # 15 + 24 x 10 - 1 = 254 bytes fit; a 25th entry does not.
-    usage_error(rs + ["--nodes", ",".join(["1000:1000"] * 25)],
-                "the request would be longer than 255 bytes")
+    # The kernel's parser takes 8 parts (KTASK_SYNTH_MAX_NODES).
+    nine = ",".join(["1000:1000"] * 9)
+    usage_error(rs + ["--nodes", nine],
+                f"ktaskctl: run-synthetic: --nodes: bad layout '{nine}': more than 8 parts, "
+                "the kernel's limit")
+    usage_error(["bench", "--nodes", nine], "more than 8 parts, the kernel's limit")
     fake = FakeSynthetic(lambda line, i: result_text())
-    expect(rs + ["--nodes", ",".join(["1000:1000"] * 24)], 0, debugfs=fake.dir,
-           name="run-synthetic: a 254-byte request is sent")
-    report(len(fake.requests) == 1 and len(fake.requests[0]) == 255
-           and fake.requests[0].endswith("\n"), "run-synthetic: 254 bytes + newline",
-           fake.requests)
+    eight = ",".join(["1023:536870912"] * 8)
+    expect(rs + ["--nodes", eight, "--threads", "1024", "--min-chunk", "4G",
+                 "--fail-at", "4294967295", "--err", "4095", "--kind", "memclear"], 0,
+           debugfs=fake.dir, name="run-synthetic: 8 parts, every key at its widest, is sent")
+    report(fake.requests == [f"kind=memclear min_chunk=4294967296 max_threads=1024 nodes={eight} "
+                             "fail_at=4294967295 err=4095\n"],
+           "run-synthetic: 8 parts go to the kernel as given", fake.requests)
     fake.close()
-    usage_error(["bench", "--nodes", ",".join(["1000:1000"] * 23)],
-                "the request would be longer than 255 bytes")
 
 
 def test_synthetic_runs():
@@ -395,6 +519,7 @@ def test_synthetic_runs():
     report(fake.requests == ["kind=cpu size=100000\n"],
            "run-synthetic leaves unset keys to the kernel's defaults", fake.requests)
     report(valid_json(res.stdout), "run-synthetic --json passes python3 -m json.tool", res.stdout)
+    report(res.stdout.count("\n") == 1, "run-synthetic --json is one line", res.stdout)
     doc = json.loads(res.stdout)
     report(doc.get("threads_used") == 2 and doc.get("elapsed_ns") == 123456789
            and doc.get("units_done") == 100000 and doc.get("units_undone") == 0
@@ -498,6 +623,7 @@ def test_bench():
     report(all(request_keys(l)["size"] == "1000" and request_keys(l)["kind"] == "cpu"
                for l in fake.requests), "bench: every request has the kind and size", fake.requests)
     report(valid_json(res.stdout), "bench --json passes python3 -m json.tool", res.stdout)
+    report(res.stdout.count("\n") == 1, "bench --json is one line, its table too", res.stdout)
     doc = json.loads(res.stdout) if valid_json(res.stdout) else {"results": []}
     rows = doc.get("results", [])
     report([r.get("threads") for r in rows] == [1, 2, 4], "bench --json: one result per thread count", rows)
@@ -568,7 +694,7 @@ def netlink_absence_testable():
 def test_netlink():
     no_family = (f"{NO_KTASK}: generic netlink family 'ktask' not found")
     why_not = netlink_absence_testable()
-    for args in (["get", "max-threads"], ["get"], ["get", "helper-nice"], ["get", "renice", "--json"],
+    for args in (["get", "max-threads"], ["get"], ["get", "helper-nice"], ["get", "renice"],
                  ["set", "max-threads", "4"], ["set", "helper-nice", "-5"],
                  ["set", "renice", "off", "max-threads", "2"], ["monitor", "--count", "1"]):
         if why_not:
@@ -576,6 +702,12 @@ def test_netlink():
             continue
         res = expect(args, 1, f"ktaskctl: {args[0]}: {no_family}")
         report(res.stdout == "", f"ktaskctl {' '.join(args)}: nothing on stdout", res.stdout)
+    for args in (["-j", "get"], ["get", "-p", "renice"], ["-j", "set", "helper-nice", "-5"],
+                 ["monitor", "-j", "--count", "1"], ["-p", "monitor", "--verbose"]):
+        if why_not:
+            skip(f"ktaskctl {' '.join(args)}: JSON error: {NO_KTASK}", why_not)
+            continue
+        json_error(args, 1, f"{[a for a in args if not a.startswith('-')][0]}: {no_family}")
 
     usage_error(["get", "bogus"], "ktaskctl: get: unknown key 'bogus'")
     usage_error(["get", "max-threads", "extra"], "unexpected argument 'extra'")
@@ -596,6 +728,7 @@ def test_netlink():
 
 def main():
     test_global()
+    test_json_errors()
     test_stats()
     test_stats_errors()
     test_synthetic_usage()

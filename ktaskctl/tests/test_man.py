@@ -43,6 +43,10 @@ for cmd in commands:
     for option in sorted(set(re.findall(r"--[a-z][a-z-]*", usage))):
         report(option in plain, f"ktaskctl.8 documents '{cmd} {option}'")
 
+global_section = plain.split(".SH GLOBAL OPTIONS")[-1].split(".SH ")[0]
+for option in sorted(set(re.findall(r"--[a-z][a-z-]*", main_help.split("Options:")[1]))):
+    report(option in global_section, f"ktaskctl.8 GLOBAL OPTIONS documents '{option}'")
+
 for heading in ("NAME", "SYNOPSIS", "DESCRIPTION", "COMMANDS", "EXIT STATUS",
                 "ENVIRONMENT", "FILES", "EXAMPLES"):
     report(f".SH {heading}" in source, f"ktaskctl.8 has {heading}")

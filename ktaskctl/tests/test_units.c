@@ -228,13 +228,17 @@ static void test_layouts(void)
 	layout_bad("0:1,1:18446744073709551615", -ERANGE, "total size overflows");
 	layout_bad("0:123456789012345678901234567890123", -EINVAL, "too long");
 
+	/* The kernel's KTASK_SYNTH_MAX_NODES is 8. */
+	check(LAYOUT_MAX_ENTRIES == 8, "LAYOUT_MAX_ENTRIES is the kernel's 8");
 	for (i = 0; i < LAYOUT_MAX_ENTRIES; i++)
 		strcat(many, i ? ",0:1" : "0:1");
 	check(parse_layout(many, &l, &(const char *){ NULL }) == 0 &&
 	      l.count == LAYOUT_MAX_ENTRIES,
 	      "parse_layout accepts %d entries", LAYOUT_MAX_ENTRIES);
 	strcat(many, ",0:1");
-	layout_bad(many, -ERANGE, "too many entries");
+	layout_bad(many, -ERANGE, "more than 8 parts, the kernel's limit");
+	strcat(many, ",0:1");
+	layout_bad(many, -ERANGE, "more than 8 parts");
 
 	parse_layout("0:100,1:200", &l, &(const char *){ NULL });
 	check(format_layout(&l, small, sizeof(small)) == -ENOSPC,
@@ -350,21 +354,55 @@ static void test_synthetic_request(void)
 	req = (struct synth_request){ .kind = "gpu", .has_size = true, .size = 1 };
 	validate_case(&req, -EINVAL, "--kind", "synth_validate: unknown kind");
 
-	/* 36 entries of "1000:1000," make a nodes= value over 255 bytes. */
-	req = (struct synth_request){ .kind = "cpu", .has_layout = true };
-	for (i = 0; i < 36; i++)
-		req.layout.entries[req.layout.count++] =
-			(struct layout_entry){ .nid = 1000, .size = 1000 };
-	check(synth_format(&req, buf, sizeof(buf)) == -E2BIG,
-	      "synth_format: a line over 255 bytes is -E2BIG");
+	/*
+	 * The widest request the checks let through: every key, and 8 parts
+	 * adding up to 4G with the most digits (3 of 10, 5 of 9).  It fits
+	 * the kernel's line, so check_length() cannot fail today: that
+	 * takes more parts or larger limits.
+	 */
+	req = (struct synth_request){
+		.kind = "memclear", .has_size = true, .size = SYNTH_MAX_SIZE,
+		.has_min_chunk = true, .min_chunk = SYNTH_MAX_SIZE,
+		.has_max_threads = true, .max_threads = SYNTH_MAX_THREADS,
+		.has_layout = true, .has_fail_at = true,
+		.fail_at = SYNTH_MAX_SIZE - 1, .has_err = true, .err = 4095,
+	};
+	for (i = 0; i < LAYOUT_MAX_ENTRIES; i++) {
+		static const uint64_t widest[] = {
+			1000000000, 1000000000, 1000000000, 258993459,
+			258993459, 258993459, 258993459, 258993460,
+		};
 
-	/* "kind=cpu nodes=" (15) + 23 x "1000:1000," (230) + "1000:1000" (9) */
-	req.layout.count = 24;
+		req.layout.entries[req.layout.count++] = (struct layout_entry){
+			.nid = LAYOUT_MAX_NID, .size = widest[i],
+		};
+		req.layout.total += widest[i];
+	}
+	check(req.layout.total == SYNTH_MAX_SIZE, "the widest layout is 4G");
+	validate_case(&req, 0, "", "synth_validate: the widest request");
+	check(synth_format(&req, buf, sizeof(buf)) == 225 && buf[224] == '\n',
+	      "synth_format: the widest valid request, 224 bytes, fits the kernel's line");
+
+	/*
+	 * The line limit itself needs values synth_validate() refuses:
+	 * "kind=cpu" (8) + " min_chunk=100000" (17) + " nodes=" (7)
+	 * + 8 x "1000:18446744073709551615" and 7 commas (207)
+	 * + " fail_at=100000" (15) = 254 bytes.
+	 */
+	req = (struct synth_request){ .kind = "cpu", .has_layout = true,
+				      .has_min_chunk = true, .min_chunk = 100000,
+				      .has_fail_at = true, .fail_at = 100000 };
+	for (i = 0; i < LAYOUT_MAX_ENTRIES; i++)
+		req.layout.entries[req.layout.count++] =
+			(struct layout_entry){ .nid = 1000, .size = UINT64_MAX };
 	check(synth_format(&req, buf, sizeof(buf)) == 255 && buf[254] == '\n',
 	      "synth_format: a 254-byte line gets its newline");
-	req.layout.entries[23].size = 10000;	/* 255 bytes */
+	req.fail_at = 1000000;		/* 255 bytes */
 	check(synth_format(&req, buf, sizeof(buf)) == 255 && buf[254] == '0',
 	      "synth_format: a 255-byte line goes without newline");
+	req.fail_at = 10000000;		/* 256 bytes */
+	check(synth_format(&req, buf, sizeof(buf)) == -E2BIG,
+	      "synth_format: a line over 255 bytes is -E2BIG");
 }
 
 static void test_synthetic_result(void)
@@ -541,6 +579,15 @@ static void test_output(void)
 		  "}\n",
 		  "out_print JSON: pretty, hidden fields, tables as arrays");
 	free(s);
+	s = render(doc, OUT_JSON_LINE);
+	check_str(s,
+		  "{\"kind\": \"cpu\", \"threads_used\": 2, "
+		  "\"elapsed_ns\": 123456789, \"error\": -5, \"json_only\": 1, "
+		  "\"workers\": {\"helper_nice\": -5, \"renice\": true}, "
+		  "\"rlimits\": [{\"scope\": \"system\", \"in_use\": 0, \"hidden\": \"h\"}, "
+		  "{\"scope\": \"node0\", \"in_use\": 12, \"hidden\": \"h\"}]}\n",
+		  "out_print JSON line (-j): the same document on one line");
+	free(s);
 	out_free(doc);
 
 	doc = out_new();
@@ -573,6 +620,17 @@ static void test_output(void)
 	s = json_quote("a\\b\n\t\x01");
 	check_str(s, "\"a\\\\b\\n\\t\\u0001\"", "json_quote escapes");
 	free(s);
+	{
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+
+		json_put_chars(f, "a\\b\"\n\x01");
+		fclose(f);
+		check_str(buf, "a\\\\b\\\"\\n\\u0001",
+			  "json_put_chars escapes, without quotes");
+		free(buf);
+	}
 	s = json_scalar("-42");
 	check_str(s, "-42", "json_scalar: integers stay numbers");
 	free(s);

@@ -10,6 +10,7 @@
 # bench/bench.sh passes the BENCH_* settings on the command line.
 
 BENCH_TOP=${KTASK_TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+. "$BENCH_TOP/guest/synthetic.sh"
 BENCH_REPEATS=${BENCH_REPEATS:-5}
 KTASK_DEBUGFS=/sys/kernel/debug/ktask
 KTASK_MAX_THREADS=/sys/module/ktask/parameters/max_threads
@@ -44,11 +45,8 @@ have_ktask() {
 # (SYNTH_elapsed_ns, SYNTH_ns_per_run, SYNTH_threads_used, ...).  Only one
 # task runs at a time here, so a fresh open reads this task's result.
 synth() {
-	local key value
 	echo "$1" > "$KTASK_DEBUGFS/synthetic" || die "synthetic '$1' failed"
-	while read -r key value; do
-		printf -v "SYNTH_${key%:}" '%s' "$value"
-	done < "$KTASK_DEBUGFS/synthetic"
+	synthetic_result SYNTH_
 	[ "${SYNTH_error:-0}" = 0 ] || die "synthetic '$1': error $SYNTH_error"
 }
 

@@ -36,12 +36,15 @@ map() {
 	UNMAP=$(sed -n 's/^unmap_ns=//p' <<< "$out")
 }
 
-# pick min|median NUMBERS...
+# pick min|median NUMBERS...  (median: bench/lib.sh's)
 pick() {
 	local how=$1
 	shift
-	printf '%s\n' "$@" | sort -n | if [ "$how" = min ]; then head -1; else
-		awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; fi
+	if [ "$how" = min ]; then
+		printf '%s\n' "$@" | sort -n | head -n 1
+	else
+		median "$@"
+	fi
 }
 
 ratio() {

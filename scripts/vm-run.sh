@@ -68,7 +68,9 @@ mkdir -p "$KTASK_CACHE/vm"
 run=$(mktemp -d "$KTASK_CACHE/vm/run.XXXXXX")
 ln -sfn "$run" "$KTASK_CACHE/vm/last"
 # Keep the last few runs for post-mortems.
-ls -dt "$KTASK_CACHE"/vm/run.* | tail -n +11 | xargs -r rm -rf
+# Guests booted side by side clean up at once: a run another one just
+# removed is no error (with pipefail it ended this run, exit 2).
+{ ls -dt "$KTASK_CACHE"/vm/run.* 2>/dev/null || true; } | tail -n +11 | xargs -r rm -rf
 
 {
 	printf '#!/bin/bash\n'

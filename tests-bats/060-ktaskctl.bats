@@ -60,7 +60,7 @@ json() {
 	run json 'd["error"]' <<< "$output"
 	assert_output --partial "run-synthetic: Invalid argument"
 	# The kernel's extended ack, through netlink.
-	run bash -c 'ktaskctl set --pretty max-threads 100000 2> "$1"' _ "$BATS_TEST_TMPDIR/stderr"
+	run bash -c 'ktaskctl -p set max-threads 100000 2> "$1"' _ "$BATS_TEST_TMPDIR/stderr"
 	assert_failure 1
 	[ ! -s "$BATS_TEST_TMPDIR/stderr" ]
 	run json 'list(d)' <<< "$output"

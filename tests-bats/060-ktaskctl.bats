@@ -12,10 +12,6 @@ teardown() {
 	restore_settings
 }
 
-json() {
-	python3 -c 'import json,sys; d=json.load(sys.stdin); print(eval(sys.argv[1], {"d": d}))' "$1"
-}
-
 @test "ktaskctl is on PATH in the guest, built from this checkout" {
 	run command -v ktaskctl
 	assert_output "$KTASK_TOP/build/meson/ktaskctl/ktaskctl"
@@ -36,7 +32,8 @@ json() {
 	run json 'sorted(k for k in d if k in ("rlimits", "nodes", "workers", "tasks"))' <<< "$output"
 	assert_output "['nodes', 'rlimits', 'tasks', 'workers']"
 	tasks=$(ktask_value stats tasks)
-	run bash -c 'ktaskctl stats --json | python3 -c "import json,sys; print(json.load(sys.stdin)[\"tasks\"][\"tasks\"])"'
+	run_ktaskctl stats --json
+	run json 'd["tasks"]["tasks"]' <<< "$output"
 	assert_output "$tasks"
 }
 
@@ -48,7 +45,11 @@ json() {
 	expect "${#lines[@]}" -gt 1 "output lines"
 	assert_line --index 0 "{"
 	# Counters may move between the two runs: compare the shape.
-	run python3 -c 'import json, sys; a, b = map(json.loads, sys.argv[1:]); print({k: list(v) for k, v in a.items() if isinstance(v, dict)} == {k: list(v) for k, v in b.items() if isinstance(v, dict)})' "$compact" "$output"
+	pretty=$output
+	run json '{k: list(v) for k, v in d.items() if isinstance(v, dict)}' <<< "$compact"
+	shape=$output
+	run json '{k: list(v) for k, v in d.items() if isinstance(v, dict)}' <<< "$pretty"
+	assert_output "$shape"
 	assert_output True
 }
 
@@ -180,7 +181,7 @@ json() {
 	assert_output --regexp "renice: +on"
 	run bash -c 'ktaskctl -j get && ktaskctl -j stats'
 	assert_success
-	run python3 -c 'import json, sys; g, s = map(json.loads, sys.stdin); print(g["renice"], s["workers"]["renice"])' <<< "$output"
+	run json '"%s %s" % (docs[0]["renice"], docs[1]["workers"]["renice"])' <<< "$output"
 	assert_output "1 1"
 }
 
@@ -204,7 +205,7 @@ json() {
 	wait_bounded $pid 60
 	run cat "$BATS_TEST_TMPDIR/events"
 	expect "${#lines[@]}" -eq 3 "output lines"
-	run python3 -c 'import json,sys; print([ (e["func"], e["size"]) for e in map(json.loads, open(sys.argv[1])) ])' "$BATS_TEST_TMPDIR/events"
+	run json '[(e["func"], e["size"]) for e in docs]' < "$BATS_TEST_TMPDIR/events"
 	assert_output "[('ktask_synth_thread', 1111), ('ktask_synth_thread', 2222), ('ktask_synth_thread', 3333)]"
 }
 
@@ -241,7 +242,7 @@ json() {
 
 @test "bench --json lists every thread count with its speedup" {
 	run_ktaskctl bench --kind cpu --size 10000 --threads 2 --repeat 2 --json
-	run python3 -c 'import json,sys; d=json.load(sys.stdin); r=d["results"]; print(sorted(x["threads"] for x in r), r[0]["speedup"])' <<< "$output"
+	run json '"%s %s" % (sorted(x["threads"] for x in d["results"]), d["results"][0]["speedup"])' <<< "$output"
 	assert_output "[1, 2] 1.0"
 }
 

@@ -74,7 +74,7 @@ teardown() {
 	set_online "$c" 0
 	run_ktaskctl stats --json
 	assert_success
-	run python3 -c 'import json, sys; d = json.load(sys.stdin); print([r["limit"] for r in d["rlimits"] if r["scope"] == "system"][0])' <<< "$output"
+	run json '[r["limit"] for r in d["rlimits"] if r["scope"] == "system"][0]' <<< "$output"
 	assert_output "$(( $(online_count) * 4 / 5 ))"
 }
 

@@ -62,7 +62,7 @@ TASK="kind=sleep size=200"
 	run taskset -c 0 "$KTASK_TOP/build/meson/ktaskctl/ktaskctl" run-synthetic \
 		--kind sleep --size 200 --threads 2 --json
 	assert_success
-	run python3 -c 'import json, sys; print(json.load(sys.stdin)["threads_used"])' <<< "$output"
+	run json 'd["threads_used"]' <<< "$output"
 	assert_output 1
 }
 

@@ -68,14 +68,26 @@ ktask_state() {
 	cat "$KTASK_DEBUGFS"/{rlimits,nodes,stats,workers,power} "$MAX_THREADS_PARAM"
 }
 
+. "$KTASK_TOP/guest/synthetic.sh"
+
 # run_synthetic LINE: run a task and load its result into SYN_<key>.
 run_synthetic() {
 	write_ktask synthetic "$1"
 	[ "$status" -eq 0 ] || return 1
-	local key value
-	while read -r key value; do
-		printf -v "SYN_${key%:}" '%s' "$value"
-	done < "$KTASK_DEBUGFS/synthetic"
+	synthetic_result SYN_
+}
+
+# json EXPR: the suite's one JSON reader.  Prints the Python expression
+# EXPR over the JSON on stdin: one document (compact or pretty) is d, JSON
+# lines (ktaskctl monitor) are docs, and d is the first of them.
+json() {
+	python3 -c 'import json, sys
+text = sys.stdin.read()
+try:
+    docs = [json.loads(text)]
+except ValueError:
+    docs = [json.loads(line) for line in text.splitlines() if line.strip()]
+print(eval(sys.argv[1], {"d": docs[0] if docs else None, "docs": docs}))' "$1"
 }
 
 # Run a command as an unprivileged user (nobody).

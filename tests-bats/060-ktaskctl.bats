@@ -50,7 +50,6 @@ teardown() {
 	shape=$output
 	run json '{k: list(v) for k, v in d.items() if isinstance(v, dict)}' <<< "$pretty"
 	assert_output "$shape"
-	assert_output True
 }
 
 @test "with --json an error is one {\"error\": ...} line on stdout, nothing on stderr, same exit status" {

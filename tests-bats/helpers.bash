@@ -148,7 +148,10 @@ kill_test_jobs() {
 	for pid in $(jobs -p); do
 		# bats' own BATS_TEST_TIMEOUT watchdog is a job of the test shell
 		# too: killed, it would leave its sleep holding bats' output open.
-		[ "$pid" != "${BATS_killer_pid:-}" ] || continue
+		# bats 1.8 has its pid in BATS_killer_pid in the test's function,
+		# and in killer_pid in bats_teardown_trap, which calls teardown
+		# both after a pass and from the EXIT trap after a failure.
+		[ "$pid" != "${killer_pid:-${BATS_killer_pid:-}}" ] || continue
 		kill -KILL "$pid" 2>/dev/null || true
 		timeout 60 tail --pid="$pid" -f /dev/null || echo "# pid $pid survived SIGKILL for 60 s" >&3
 		wait "$pid" 2>/dev/null || true

@@ -208,6 +208,30 @@ interrupted_clears() {
 	expect_pools_restored
 }
 
+@test "SIGKILL inside a 1 GiB page fault taken by the kernel (read(2) into the mapping) ends the task" {
+	local pid free i before
+	grep -q 'tp_printk' /proc/cmdline || skip "booted without trace_event=ktask:ktask_task_end tp_printk"
+	before=$(interrupted_clears)
+	truncate -s 1G /tmp/huge1g/f
+	"$HUGETLB" read-into /tmp/huge1g/f 3>&- &
+	pid=$!
+	for ((i = 0; i < 200000; i++)); do
+		read -r free < /sys/kernel/mm/hugepages/hugepages-1048576kB/free_hugepages
+		[ "$free" -lt "$free1g" ] && break
+	done
+	[ "$free" -lt "$free1g" ] || fail "the 1 GiB page was never taken"
+	# A fault in copy_to_user() that returned without mapping the page
+	# would be taken again and again (the unfixed kernel: still alive 60 s
+	# after SIGKILL).  x86's clear_user() retries the rest byte by byte
+	# after a fault: at most two interrupted clears, then the end.
+	assert_sigkill_within_2s "$pid" 10000
+	expect "$(interrupted_clears)" -ge $(( before + 1 )) "clears ended by -EINTR"
+	expect "$(interrupted_clears)" -le $(( before + 2 )) "clears ended by -EINTR"
+	assert_rlimits_idle
+	rm -f /tmp/huge1g/f
+	expect_pools_restored
+}
+
 @test "FALLOC_FL_KEEP_SIZE preallocates without changing i_size" {
 	touch /tmp/huge2m/f
 	fallocate -n -l 64M /tmp/huge2m/f

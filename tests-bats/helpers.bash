@@ -105,11 +105,14 @@ assert_rlimits_idle() {
 # assert_sigkill_within_2s PID [MS]: PID (a child of the test, still running)
 # dies of SIGKILL and is reaped within MS milliseconds (2000).  Timed with
 # bash's own clock: a date(1) exec alone takes a second on the debug kernel.
+# A task that does not die is given up on after MS + 60 s, not waited for.
 assert_sigkill_within_2s() {
 	local pid=$1 max_ms=${2:-2000} start end
 	kill -0 "$pid"
 	start=${EPOCHREALTIME/./}
 	kill -KILL "$pid"
+	timeout $(( max_ms / 1000 + 60 )) tail -s 0.02 --pid="$pid" -f /dev/null ||
+		fail "pid $pid still alive $(( max_ms / 1000 + 60 )) s after SIGKILL"
 	wait "$pid" || true
 	end=${EPOCHREALTIME/./}
 	echo "# killed after $(( (end - start) / 1000 )) ms" >&3

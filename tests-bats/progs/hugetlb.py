@@ -8,6 +8,9 @@
   hugetlb.py interrupt FILE LEN S  fallocate(2) FILE to LEN bytes with a
                                    SIGALRM after S seconds: prints the errno
                                    name or "ok"
+  hugetlb.py read-into FILE        mmap FILE shared and read(2) /dev/zero into
+                                   it: the kernel, not this process, takes the
+                                   page faults (in copy_to_user())
 """
 import ctypes, errno, fcntl, mmap, os, signal, sys
 
@@ -65,5 +68,16 @@ def interrupt(path, length, seconds):
     os.close(fd)
 
 
+def read_into(path):
+    fd = os.open(path, os.O_RDWR)
+    size = os.fstat(fd).st_size
+    zero_fd = os.open("/dev/zero", os.O_RDONLY)
+    with mmap.mmap(fd, size, mmap.MAP_SHARED) as m:
+        print(os.readv(zero_fd, [memoryview(m)]))
+    os.close(zero_fd)
+    os.close(fd)
+
+
 if __name__ == "__main__":
-    {"fill": fill, "zero": zero, "sealed-grow": sealed_grow, "interrupt": interrupt}[sys.argv[1]](*sys.argv[2:])
+    {"fill": fill, "zero": zero, "sealed-grow": sealed_grow, "interrupt": interrupt,
+     "read-into": read_into}[sys.argv[1]](*sys.argv[2:])

@@ -87,6 +87,14 @@ printf '%s\n' "$KTASK_TOP" "$run" "$PWD" > "$run/keep"
 append="console=ttyS0,115200 root=/dev/root rootfstype=9p ro"
 append+=" rootflags=trans=virtio,version=9p2000.L,msize=262144,cache=loose"
 append+=" init=$KTASK_TOP/guest/init ktask_run_dir=$run panic=-1"
+# Under TCG a vCPU can crawl for tens of seconds over one page: a 4 KiB
+# copy_mc in bash's COW fault (soft lockup, 26 s) and a clear_page_erms in
+# python's anonymous fault (RCU stall, 21 s) crawled at 3-17 bytes/s, both
+# writing physical pages at 0x1c1xxxx, where the freed init text lies (TCG
+# translated code there at boot), on 2026-12-04; neither involved ktask.
+# Soft lockups need 2 x watchdog_thresh and RCU stalls the stall timeout:
+# at 120 s both still catch a kernel that loops.
+[ "$accel" != tcg ] || append+=" watchdog_thresh=60 rcupdate.rcu_cpu_stall_timeout=120"
 # -cpu max has LA57, and 6.12 answers pgtable_l5_enabled() from
 # boot_cpu_data, which identify_cpu() clears while it re-reads CPUID: an
 # interrupt in that window makes KASAN see the 5-level direct map as a

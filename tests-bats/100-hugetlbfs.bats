@@ -179,13 +179,24 @@ expect_node1_only() {
 	expect_node1_only in_hcg fallocate -l 512M /tmp/huge2m/f
 }
 
+# wait_for_1g_page_taken: a background job's fault has taken a 1 GiB page
+# from the pool (builtins only: a fork per poll is slower than the clear).
+wait_for_1g_page_taken() {
+	local i free
+	for ((i = 0; i < 200000; i++)); do
+		read -r free < /sys/kernel/mm/hugepages/hugepages-1048576kB/free_hugepages
+		[ "$free" -lt "$free1g" ] && return 0
+	done
+	fail "the 1 GiB page was never taken"
+}
+
 # The clears of gigantic pages that ended in -EINTR, as tp_printk logs them.
 interrupted_clears() {
 	dmesg | grep -c 'ktask_task_end: func=clear_gigantic_page_chunk .* error=-4 ' || true
 }
 
 @test "SIGKILL inside a 1 GiB page fault stops the clearing at its next page and leaks nothing" {
-	local pid free i before
+	local pid before
 	# make test boots this file with trace_event=ktask:ktask_task_end tp_printk.
 	grep -q 'tp_printk' /proc/cmdline || skip "booted without trace_event=ktask:ktask_task_end tp_printk"
 	before=$(interrupted_clears)
@@ -193,11 +204,7 @@ interrupted_clears() {
 	"$HUGETLB" fill /tmp/huge1g/f 0x5a 3>&- &
 	pid=$!
 	# Kill once the fault has taken its page (and is clearing it).
-	for ((i = 0; i < 200000; i++)); do
-		read -r free < /sys/kernel/mm/hugepages/hugepages-1048576kB/free_hugepages
-		[ "$free" -lt "$free1g" ] && break
-	done
-	[ "$free" -lt "$free1g" ] || fail "the 1 GiB page was never taken"
+	wait_for_1g_page_taken
 	# The clear alone takes about 1.6 s here: the trace, not the clock,
 	# shows it stopped; the bound only catches a fault that never returns.
 	assert_sigkill_within_2s "$pid" 10000
@@ -209,17 +216,13 @@ interrupted_clears() {
 }
 
 @test "SIGKILL inside a 1 GiB page fault taken by the kernel (read(2) into the mapping) ends the task" {
-	local pid free i before
+	local pid before
 	grep -q 'tp_printk' /proc/cmdline || skip "booted without trace_event=ktask:ktask_task_end tp_printk"
 	before=$(interrupted_clears)
 	truncate -s 1G /tmp/huge1g/f
 	"$HUGETLB" read-into /tmp/huge1g/f 3>&- &
 	pid=$!
-	for ((i = 0; i < 200000; i++)); do
-		read -r free < /sys/kernel/mm/hugepages/hugepages-1048576kB/free_hugepages
-		[ "$free" -lt "$free1g" ] && break
-	done
-	[ "$free" -lt "$free1g" ] || fail "the 1 GiB page was never taken"
+	wait_for_1g_page_taken
 	# A fault in copy_to_user() that returned without mapping the page
 	# would be taken again and again (the unfixed kernel: still alive 60 s
 	# after SIGKILL).  x86's clear_user() retries the rest byte by byte

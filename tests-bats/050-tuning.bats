@@ -59,12 +59,15 @@ teardown() {
 
 @test "renice=0 stops the loans, renice=1 resumes them" {
 	# A loan happens when the caller runs out of chunks while the helper
-	# is still in one: about every other task, so run twenty.
+	# is still in one.  With one chunk each the helper, started after the
+	# caller began its own, is nearly always still in it (with the default
+	# chunks one run in twenty lent nothing once): run twenty.
+	echo Y > "$KTASK_DEBUGFS/one_chunk_per_thread"
 	write_ktask workers "renice=0"
 	before=$(ktask_value workers renice_events)
-	for i in {1..20}; do echo "kind=sleep size=8 max_threads=2" > "$KTASK_DEBUGFS/synthetic"; done
+	for i in {1..20}; do echo "kind=sleep size=40 max_threads=2" > "$KTASK_DEBUGFS/synthetic"; done
 	expect "$(ktask_value workers renice_events)" -eq "$before" "workers renice_events"
 	write_ktask workers "renice=1"
-	for i in {1..20}; do echo "kind=sleep size=8 max_threads=2" > "$KTASK_DEBUGFS/synthetic"; done
+	for i in {1..20}; do echo "kind=sleep size=40 max_threads=2" > "$KTASK_DEBUGFS/synthetic"; done
 	expect "$(ktask_value workers renice_events)" -gt "$before" "workers renice_events"
 }

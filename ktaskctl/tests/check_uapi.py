@@ -21,21 +21,11 @@ import os
 import re
 import sys
 
+from tap import report, done
+
 UAPI = "include/uapi/linux/ktask.h"
 NOTE_START = ("/*", " * ktaskctl:")
 NOTE_END = " */"
-
-count = failed = 0
-
-
-def report(passed, name, diag=""):
-    global count, failed
-    count += 1
-    failed += not passed
-    print(f"{'ok' if passed else 'not ok'} {count} - {name}")
-    if not passed and diag:
-        print("\n".join(f"#   {l}" for l in str(diag).splitlines()))
-
 
 def series(patch_dir):
     listed = os.path.join(patch_dir, "series")
@@ -144,12 +134,10 @@ def main():
         content, touched = kernel_header(patch_dir)
     except ValueError as e:
         report(False, f"the series applies to {UAPI}", e)
-        print(f"1..{count}")
-        return 1
+        return done()
     report(content is not None, f"the series creates {UAPI}", f"patches: {touched}")
     if content is None:
-        print(f"1..{count}")
-        return 1
+        return done()
     print(f"# {UAPI}: " + (f"created by {touched[0]}" if len(touched) == 1
                            else f"created and changed by {', '.join(touched)}"))
 
@@ -161,8 +149,7 @@ def main():
     diff = list(difflib.unified_diff(content, ours, f"kernel {UAPI}", copy, lineterm=""))
     report(not diff, f"{os.path.basename(copy)} is identical to the kernel's {UAPI}",
            "\n".join(diff))
-    print(f"1..{count}")
-    return 1 if failed else 0
+    return done()
 
 
 if __name__ == "__main__":

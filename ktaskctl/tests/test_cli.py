@@ -26,6 +26,8 @@ import sys
 import tempfile
 import threading
 
+from tap import report, skip, done
+
 KTASKCTL = os.path.abspath(sys.argv[1])
 FIXTURES = os.path.abspath(sys.argv[2])
 DEBUGFS = os.path.join(FIXTURES, "ktask")
@@ -33,28 +35,6 @@ EXPECTED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "expected")
 
 COMMANDS = ["stats", "run-synthetic", "bench", "get", "set", "monitor", "help"]
 NO_KTASK = "kernel has no ktask (CONFIG_KTASK)"
-
-count = 0
-failed = 0
-
-
-def report(passed, name, diag=""):
-    global count, failed
-    count += 1
-    if not passed:
-        failed += 1
-    print(f"{'ok' if passed else 'not ok'} {count} - {name}")
-    if not passed and diag:
-        for line in str(diag).splitlines():
-            print(f"#   {line}")
-    sys.stdout.flush()
-
-
-def skip(name, why):
-    global count
-    count += 1
-    print(f"ok {count} - {name} # SKIP {why}")
-
 
 def run(args, debugfs=DEBUGFS, timeout=30, **kwargs):
     env = dict(os.environ, KTASK_DEBUGFS=debugfs, LC_ALL="C")
@@ -736,8 +716,7 @@ def main():
     test_synthetic_errors()
     test_bench()
     test_netlink()
-    print(f"1..{count}")
-    return 1 if failed else 0
+    return done()
 
 
 if __name__ == "__main__":

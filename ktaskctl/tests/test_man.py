@@ -10,18 +10,9 @@ import re
 import subprocess
 import sys
 
+from tap import report, done
+
 groff, manpage, ktaskctl = sys.argv[1:4]
-count = failed = 0
-
-
-def report(passed, name, diag=""):
-    global count, failed
-    count += 1
-    failed += not passed
-    print(f"{'ok' if passed else 'not ok'} {count} - {name}")
-    if not passed and diag:
-        print("\n".join(f"#   {l}" for l in str(diag).splitlines()))
-
 
 res = subprocess.run([groff, "-man", "-ww", "-z", manpage], capture_output=True, text=True)
 report(res.returncode == 0 and res.stderr == "", "groff -man -ww renders ktaskctl.8 without warnings",
@@ -52,5 +43,4 @@ for heading in ("NAME", "SYNOPSIS", "DESCRIPTION", "COMMANDS", "EXIT STATUS",
     report(f".SH {heading}" in source, f"ktaskctl.8 has {heading}")
 report("KTASK_DEBUGFS" in plain, "ktaskctl.8 documents KTASK_DEBUGFS")
 
-print(f"1..{count}")
-sys.exit(1 if failed else 0)
+sys.exit(done())

@@ -6,7 +6,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,25 +16,10 @@
 
 #include "ktask_uapi.h"
 #include "netlink.h"
+#include "tap.h"
 
 /* Any id: the parsers look at the command and attributes only. */
 #define FAMILY_ID	0x20
-
-static int tests, failures;
-
-static void check(int pass, const char *fmt, ...)
-{
-	va_list ap;
-
-	tests++;
-	if (!pass)
-		failures++;
-	printf("%s %d - ", pass ? "ok" : "not ok", tests);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-}
 
 static struct nl_msg *new_msg(uint8_t cmd)
 {
@@ -135,6 +119,5 @@ int main(void)
 {
 	test_event();
 	test_config();
-	printf("1..%d\n", tests);
-	return failures ? 1 : 0;
+	return tap_done();
 }

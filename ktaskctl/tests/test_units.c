@@ -6,7 +6,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,22 +14,7 @@
 #include "output.h"
 #include "parse.h"
 #include "synthetic.h"
-
-static int tests, failures;
-
-static void check(int pass, const char *fmt, ...)
-{
-	va_list ap;
-
-	tests++;
-	if (!pass)
-		failures++;
-	printf("%s %d - ", pass ? "ok" : "not ok", tests);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-}
+#include "tap.h"
 
 static void check_str(const char *got, const char *want, const char *name)
 {
@@ -668,6 +652,5 @@ int main(void)
 	test_summary();
 	test_debugfs_parsers();
 	test_output();
-	printf("1..%d\n", tests);
-	return failures ? 1 : 0;
+	return tap_done();
 }

@@ -20,8 +20,8 @@ run_ktaskctl() {
 	fi
 	run "$KTASK_TOP/build/meson/ktaskctl/ktaskctl" "$@"
 	[ "$expected" = '?' ] || [ "$status" -eq "$expected" ] ||
-		fail "$(printf 'ktaskctl %s: expected status %s\n%*s got %s\noutput: %s' \
-			"$*" "$expected" "$(( ${#*} + 9 ))" '' "$status" "$output")"
+		fail "$(printf 'ktaskctl %s\n  expected status: %s\n  actual status:   %s\n  output: %s' \
+			"$*" "$expected" "$status" "$output")"
 }
 
 # expect ACTUAL OP EXPECTED [WHAT]: test(1)'s "ACTUAL OP EXPECTED" holds

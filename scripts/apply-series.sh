@@ -4,11 +4,14 @@
 # checkout rewrites only the files that differ from what was there before and
 # make rebuilds only what the change touches.
 #
-# Usage: apply-series.sh ktask|baseline
+# Usage: apply-series.sh ktask|baseline [CHECKOUT]
+# CHECKOUT is a worktree of $KTASK_SRC to check out instead of $KTASK_SRC
+# itself, for builds that must not disturb it (make check-configs).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 flavour=${1:-ktask}
+checkout=${2:-$KTASK_SRC}
 cd "$KTASK_SRC"
 export GIT_AUTHOR_DATE="2000-01-01T00:00:00Z" GIT_COMMITTER_DATE="2000-01-01T00:00:00Z"
 
@@ -27,7 +30,7 @@ if [ "$flavour" != baseline ]; then
 	done < <(series_patches)
 fi
 
-if [ "$(git rev-parse HEAD)" != "$target" ]; then
-	git checkout -q --detach "$target"
-	info "source tree at ${flavour}: $(git log -1 --format=%s)"
+if [ "$(git -C "$checkout" rev-parse HEAD)" != "$target" ]; then
+	git -C "$checkout" checkout -q --detach "$target"
+	info "source tree at ${flavour}: $(git -C "$checkout" log -1 --format=%s)"
 fi

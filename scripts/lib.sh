@@ -83,7 +83,7 @@ kernel_config_id() {
 # rewrites .config when a fragment changed: a fresh .config makes kbuild
 # re-check every object.
 kconfigure() {
-	local flavour=$1 src=$2 build=$3 fragments config_id missing=0 f line
+	local flavour=$1 src=$2 build=$3 fragments config_id
 	fragments=$(kernel_fragments "$flavour")
 	config_id=$(kernel_config_id "$flavour")
 	mkdir -p "$build"
@@ -95,23 +95,31 @@ kconfigure() {
 	(cd "$KTASK_CONFIGS" && "$src/scripts/kconfig/merge_config.sh" -m -O "$build" \
 		"$build/.config" $fragments) > "$build/merge-config.log"
 	kmake "$src" "$build" -s olddefconfig >/dev/null
-	# merge_config only warns; a requested option that did not stick is an
-	# error.  A later fragment overrides an earlier one (debug.config's
-	# LOCALVERSION), so only each option's last request is checked.
+	(cd "$KTASK_CONFIGS" && kconfig_verify "$build/.config" $fragments) ||
+		die "config fragments not honoured (dependencies missing?)"
+	echo "$config_id" > "$build/.ktask-config-id"
+}
+
+# kconfig_verify CONFIG FRAGMENT...: merge_config only warns; a requested
+# option that did not stick is an error.  A later fragment overrides an
+# earlier one (debug.config's LOCALVERSION), so only each option's last
+# request is checked.  Fragments are paths from the current directory.
+kconfig_verify() {
+	local config=$1 missing=0 f line
+	shift
 	while IFS=' ' read -r f line; do
 		case $line in
-		CONFIG_*=n) grep -qx "${line%=n}=y" "$build/.config" &&
+		CONFIG_*=n) grep -qx "${line%=n}=y" "$config" &&
 			{ echo "  $f: $line not honoured" >&2; missing=1; } ;;
-		CONFIG_*) grep -qxF "$line" "$build/.config" ||
+		CONFIG_*) grep -qxF "$line" "$config" ||
 			{ echo "  $f: $line not honoured" >&2; missing=1; } ;;
 		esac
-	done < <(cd "$KTASK_CONFIGS" && awk '/^CONFIG_/ {
+	done < <(awk '/^CONFIG_/ {
 			opt = $0; sub(/=.*/, "", opt)
 			if (!(opt in last)) order[n++] = opt
 			last[opt] = FILENAME " " $0
-		} END { for (i = 0; i < n; i++) print last[order[i]] }' $fragments)
-	[ $missing = 0 ] || die "config fragments not honoured (dependencies missing?)"
-	echo "$config_id" > "$build/.ktask-config-id"
+		} END { for (i = 0; i < n; i++) print last[order[i]] }' "$@")
+	return $missing
 }
 
 # kbuild_progress SRC BUILD LOG TARGETS...: build, printing a line every 200

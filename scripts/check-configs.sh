@@ -1,0 +1,145 @@
+#!/bin/bash
+# Config coverage: the series (all of it applied) builds in the configs a
+# kernel maintainer and a distribution build, not only in the guest's.
+#
+# Usage: check-configs.sh [--list] [LANE...]   (default: every lane)
+#
+# Lanes (docs/testing.md: Config coverage):
+#   <fragment>  every kernel/configs/lanes/<lane>.config: the guest config
+#               (tinyconfig + base.config + ktask.config) plus the fragment,
+#               vmlinux and, with MODULES=y, the modules and modpost;
+#   w1          the files the series adds, compiled with W=1: no warning;
+#   debian      Debian's own amd64 config (package linux-config-6.12) with
+#               ktask on, its KUnit suite and VFIO as modules: the objects
+#               the series touches and the modules that use ktask (a full
+#               Debian build takes hours here; the link and modpost checks
+#               are the modules and i386 lanes').
+# Each lane builds in $KTASK_CACHE/build/cfg-<lane> from its own worktree
+# ($KTASK_CACHE/configs-src), so it never disturbs the kernels under test.
+# A lane fails on a build error, on a fragment option that did not stick, and
+# on any warning in a file the series touches.  Prints one line per lane with
+# its time and "N passed, N failed".
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+lanes_dir=$KTASK_CONFIGS/lanes
+all_lanes() {
+	(cd "$lanes_dir" && ls -1 *.config | sed 's/\.config$//')
+	echo w1
+	echo debian
+}
+if [ "${1:-}" = --list ]; then
+	all_lanes
+	exit 0
+fi
+lanes=("$@")
+[ ${#lanes[@]} -gt 0 ] || mapfile -t lanes < <(all_lanes)
+known=$(all_lanes)
+for lane in "${lanes[@]}"; do
+	grep -qx "$lane" <<< "$known" || die "unknown lane '$lane' (--list shows them)"
+done
+
+"$KTASK_TOP/scripts/unpack-source.sh" || exit 1
+src=$KTASK_CACHE/configs-src
+if [ ! -d "$src" ]; then
+	git -C "$KTASK_SRC" worktree prune
+	git -C "$KTASK_SRC" worktree add -q --detach "$src" refs/tags/base || exit 1
+fi
+"$KTASK_TOP/scripts/apply-series.sh" ktask "$src" || exit 1
+mkdir -p "$CCACHE_DIR"
+
+# What the series touches, from the checkout (base..HEAD).
+touched_files=$(git -C "$src" diff --name-only refs/tags/base HEAD)
+added_objs=$(git -C "$src" diff --name-only --diff-filter=A refs/tags/base HEAD -- '*.c' | sed 's/\.c$/.o/')
+
+passed=0 failed=0
+result() {
+	if [ "$1" = 0 ]; then passed=$((passed + 1)); echo "PASS check-configs: $2"
+	else failed=$((failed + 1)); echo "FAIL check-configs: $2"; fi
+}
+
+# configure_lane BUILD ARCH BASECONFIG-CMD FRAGMENT...: BASECONFIG-CMD makes
+# the starting .config ("tinyconfig", or "cp FILE"), the fragments (paths)
+# are merged onto it, and only the last fragment (the lane's own) must
+# stick: the guest fragments ask for 64-bit things an i386 lane drops.
+configure_lane() {
+	local build=$1 arch=$2 start=$3
+	shift 3
+	mkdir -p "$build"
+	case $start in
+	tinyconfig) kmake "$src" "$build" ARCH="$arch" -s tinyconfig >/dev/null || return 1 ;;
+	*) cp "$start" "$build/.config" || return 1 ;;
+	esac
+	"$src/scripts/kconfig/merge_config.sh" -m -O "$build" "$build/.config" "$@" \
+		> "$build/merge-config.log" || return 1
+	kmake "$src" "$build" ARCH="$arch" -s olddefconfig >/dev/null || return 1
+	kconfig_verify "$build/.config" "${@: -1}"
+}
+
+# series_warnings LOG: warnings and errors in files the series touches.
+series_warnings() {
+	grep -E '(warning|error):' "$1" | grep -F -f <(echo "$touched_files") || true
+}
+
+run_lane() {
+	local lane=$1 build=$KTASK_CACHE/build/cfg-$1 arch=x86_64 log targets rc=0 warnings
+	local guest=("$KTASK_CONFIGS/base.config" "$KTASK_CONFIGS/ktask.config")
+	log=$build/build.log
+	case $lane in
+	w1)
+		configure_lane "$build" x86_64 tinyconfig "${guest[@]}" || return 1
+		kmake "$src" "$build" -j"$(( $(nproc) + 1 ))" W=1 $added_objs > "$log" 2>&1 || rc=1
+		;;
+	debian)
+		local debian=/usr/src/linux-config-6.12/config.amd64_none_amd64.xz
+		[ -f "$debian" ] || { echo "    $debian missing: make deps installs linux-config-6.12"; return 1; }
+		mkdir -p "$build"
+		xz -dc "$debian" > "$build/debian.config" || return 1
+		# Debian's trusted keys are files of its own source package.
+		printf '%s\n' CONFIG_KTASK=y CONFIG_KUNIT=y CONFIG_KTASK_KUNIT_TEST=m \
+			CONFIG_VFIO=m CONFIG_VFIO_IOMMU_TYPE1=m \
+			'CONFIG_SYSTEM_TRUSTED_KEYS=""' 'CONFIG_SYSTEM_REVOCATION_KEYS=""' \
+			> "$build/lane.config"
+		configure_lane "$build" x86_64 "$build/debian.config" "$build/lane.config" || return 1
+		targets=$(grep '\.c$' <<< "$touched_files" | sed 's/\.c$/.o/')
+		kmake "$src" "$build" -j"$(( $(nproc) + 1 ))" $targets > "$log" 2>&1 || rc=1
+		;;
+	*)
+		[ "$lane" = i386 ] && arch=i386
+		configure_lane "$build" "$arch" tinyconfig "${guest[@]}" "$lanes_dir/$lane.config" || return 1
+		targets=vmlinux
+		grep -q '^CONFIG_MODULES=y' "$build/.config" && targets="vmlinux modules"
+		kmake "$src" "$build" ARCH="$arch" -j"$(( $(nproc) + 1 ))" $targets > "$log" 2>&1 || rc=1
+		;;
+	esac
+	[ "$rc" = 0 ] || tail -30 "$log" | sed 's/^/    /'
+	warnings=$(series_warnings "$log")
+	[ -z "$warnings" ] || { sed 's/^/    /' <<< "$warnings"; rc=1; }
+	[ "$rc" != 0 ] || [ "$lane" != modules ] || kunit_module_passes "$build" || rc=1
+	return $rc
+}
+
+# kunit_module_passes BUILD: boot the modules lane's kernel and load its
+# ktask_test.ko (the guest sees the host's files): every case must pass.
+kunit_module_passes() {
+	local build=$1 out cases failures
+	out=$(KERNEL=cfg-modules VM_QUIET=1 VM_TIMEOUT=900 \
+		"$KTASK_TOP/scripts/vm-run.sh" \
+		"insmod $build/kernel/ktask_test.ko && cat /sys/kernel/debug/kunit/ktask/results" 2>&1)
+	cases=$(grep -cE '^\s+ok [0-9]+ ktask_test_' <<< "$out")
+	failures=$(grep -cE '^\s+not ok [0-9]+ ktask_test_' <<< "$out")
+	echo "    ktask_test.ko loaded in the guest: $cases cases passed, $failures failed"
+	if [ "$cases" = 0 ] || [ "$failures" != 0 ] || ! grep -qE '^ok [0-9]+ ktask' <<< "$out"; then
+		tail -40 <<< "$out" | sed 's/^/    /'
+		return 1
+	fi
+}
+
+for lane in "${lanes[@]}"; do
+	info "lane $lane (log: $KTASK_CACHE/build/cfg-$lane/build.log)"
+	start=$SECONDS
+	run_lane "$lane"
+	result $? "$lane ($(( SECONDS - start )) s)"
+done
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]

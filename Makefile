@@ -11,7 +11,7 @@ export KERNEL KTASK_CACHE VM_SMP VM_MEM VM_NODES VM_APPEND VM_QEMU_ARGS VM_TIMEO
 .NOTPARALLEL:
 
 .PHONY: help deps kernel tree export-patches vm-run test test-debug test-debug-subset test-kunit test-bats demo \
-	check-series check-configs tools bench bench-vfio clean
+	check-series check-configs deb deb-check tools bench bench-vfio clean
 
 help:
 	@echo "make deps             install what the project needs (apt-get)"
@@ -25,6 +25,8 @@ help:
 	@echo "make demo             boot the guest and show ktask at work"
 	@echo "make check-series     every patch builds on its own, checkpatch, kernel-doc, KTASK=n"
 	@echo "make check-configs    the series builds in other configs: i386, SMP=n, modules, Debian's... (LANES=...)"
+	@echo "make deb              Debian packages: the kernel on Debian's config (LOCALMODCONFIG=1: reduced), ktaskctl"
+	@echo "make deb-check        boot the packaged kernel, load its KUnit module, smoke tests"
 	@echo "make bench            the seeds' experiments, ktask vs baseline kernel and userspace (QUICK=1: short)"
 	@echo "make bench-vfio       VFIO map 1 GiB, ktask vs 1 thread (BENCH_VFIO_SWEEP=1: 2M-256M)"
 	@echo "make tools            build ktaskctl and the test programs (build/meson)"
@@ -86,6 +88,13 @@ check-series: deps kernel
 # LANES="i386 modules": some lanes only (scripts/check-configs.sh --list).
 check-configs: deps
 	@$(TOP)/scripts/check-configs.sh $(LANES)
+
+# LOCALMODCONFIG=1: only the modules loaded here; DEB_CONFIG: another start.
+deb: deps tools
+	@LOCALMODCONFIG=$(LOCALMODCONFIG) DEB_CONFIG=$(DEB_CONFIG) $(TOP)/scripts/deb.sh $(DEB_PARTS)
+
+deb-check: deps tools
+	@$(TOP)/scripts/deb-check.sh
 
 # Benchmarks boot whatever kernel is built: they never rebuild it.
 bench: deps tools

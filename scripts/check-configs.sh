@@ -123,7 +123,7 @@ run_lane() {
 # ktask_test.ko (the guest sees the host's files): every case must pass.
 kunit_module_passes() {
 	local build=$1 out cases failures
-	out=$(KERNEL=cfg-modules VM_QUIET=1 VM_TIMEOUT=900 \
+	out=$(VM_IMAGE=$build/arch/x86/boot/bzImage VM_QUIET=1 VM_TIMEOUT=900 \
 		"$KTASK_TOP/scripts/vm-run.sh" \
 		"insmod $build/kernel/ktask_test.ko && cat /sys/kernel/debug/kunit/ktask/results" 2>&1)
 	cases=$(grep -cE '^\s+ok [0-9]+ ktask_test_' <<< "$out")

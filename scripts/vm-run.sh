@@ -7,15 +7,21 @@
 # Usage: vm-run.sh CMD...
 # Environment: KERNEL (ktask|baseline), VM_SMP, VM_MEM, VM_NODES,
 #   VM_APPEND, VM_QEMU_ARGS, VM_TIMEOUT (seconds), VM_ACCEL (tcg|kvm),
-#   VM_QUIET=1 (do not echo the boot banner).
+#   VM_QUIET=1 (do not echo the boot banner), VM_IMAGE (boot this bzImage
+#   or vmlinuz instead of KERNEL's: make check-configs, make deb-check).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 [ $# -gt 0 ] || die "usage: vm-run.sh CMD..."
 flavour=${KERNEL:-ktask}
-kernel_fragments "$flavour" >/dev/null
-image=$(kernel_image "$flavour")
-[ -f "$image" ] || die "no $flavour kernel at $image (run 'make kernel${KERNEL:+ KERNEL=$KERNEL}')"
+if [ -n "${VM_IMAGE:-}" ]; then
+	image=$VM_IMAGE
+	[ -f "$image" ] || die "VM_IMAGE: no kernel image at $image"
+else
+	kernel_fragments "$flavour" >/dev/null
+	image=$(kernel_image "$flavour")
+	[ -f "$image" ] || die "no $flavour kernel at $image (run 'make kernel${KERNEL:+ KERNEL=$KERNEL}')"
+fi
 
 smp=${VM_SMP:-2}
 nodes=${VM_NODES:-2}

@@ -42,11 +42,6 @@ die() {
 # Refuse before touching anything.
 [ "$(id -u)" = 0 ] || die "run it as root: it reserves huge pages and sets ktask's max_threads"
 have_ktask || die "this kernel ($(uname -r)) has no ktask ($KTASK_MAX_THREADS missing): boot the ktask kernel first (README: Running on real hardware)"
-if [ ! -d "$KTASK_DEBUGFS" ]; then
-	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug ||
-		die "cannot mount debugfs"
-	[ -d "$KTASK_DEBUGFS" ] || die "no $KTASK_DEBUGFS: the kernel lacks CONFIG_DEBUG_FS"
-fi
 
 out=$(realpath -m "${1:-$KTASK_TOP/build/bench-native}")
 raw=$out/raw.log
@@ -58,6 +53,9 @@ vfio_size=${NATIVE_VFIO_SIZE:-4G}
 to_bytes() {
 	numfmt --from=iec "$1" 2>/dev/null || die "not a size: '$1'"
 }
+[[ $repeats =~ ^[1-9][0-9]*$ ]] || die "NATIVE_REPEATS: '$repeats' is not a count"
+[[ $units =~ ^[1-9][0-9]*$ ]] || die "NATIVE_CPU_UNITS: '$units' is not a count"
+vfio_bytes=$(to_bytes "$vfio_size") || exit 1
 
 if [ -n "${NATIVE_THREADS:-}" ]; then
 	IFS=, read -ra threads <<< "$NATIVE_THREADS"
@@ -65,6 +63,8 @@ if [ -n "${NATIVE_THREADS:-}" ]; then
 		[[ $t =~ ^[1-9][0-9]*$ ]] && [ "$t" -le "$cpus" ] ||
 			die "NATIVE_THREADS: '$t' is not a count from 1 to the $cpus CPUs"
 	done
+	# 1 thread is every speedup's baseline.
+	[[ " ${threads[*]} " == *" 1 "* ]] || threads=(1 "${threads[@]}")
 else
 	threads=()
 	for ((t = 1; t < cpus; t *= 2)); do threads+=("$t"); done
@@ -93,6 +93,15 @@ if wanted vfio-map && [ -z "${NATIVE_VFIO_DEVICE:-}" ]; then
 fi
 
 mkdir -p "$out" || die "cannot create $out"
+debugfs_mounted=
+if [ ! -d "$KTASK_DEBUGFS" ] && ! mountpoint -q /sys/kernel/debug; then
+	mount -t debugfs none /sys/kernel/debug || die "cannot mount debugfs"
+	debugfs_mounted=1
+fi
+if [ ! -d "$KTASK_DEBUGFS" ]; then
+	[ -z "$debugfs_mounted" ] || umount /sys/kernel/debug
+	die "no $KTASK_DEBUGFS: the kernel lacks CONFIG_DEBUG_FS"
+fi
 
 # Everything changed below is put back on exit, whatever happens.
 default_threads=$(cat "$KTASK_MAX_THREADS")
@@ -113,6 +122,7 @@ restore() {
 	[ -z "$was2m" ] || echo "$was2m" > "$hp2m"
 	[ -z "$was1g" ] || echo "$was1g" > "$hp1g"
 	[ -z "${thp_was:-}" ] || echo "$thp_was" > "$thp"
+	[ -z "$debugfs_mounted" ] || umount /sys/kernel/debug
 }
 trap restore EXIT
 trap 'exit 130' INT TERM
@@ -215,7 +225,7 @@ fi
 	meta cpu_units "$units"
 	meta falloc_bytes "$falloc_bytes"
 	meta falloc_1g_bytes "$falloc_1g_bytes"
-	meta vfio_bytes "$(to_bytes "$vfio_size")"
+	meta vfio_bytes "$vfio_bytes"
 	meta date "$(date -u +%Y-%m-%dT%H:%MZ)"
 } > "$raw"
 echo "machine: $(uname -n), $cpus CPUs, nodes $(cat /sys/devices/system/node/online 2>/dev/null || echo 0), kernel $(uname -r)"

@@ -36,15 +36,12 @@ lanes=("$@")
 [ ${#lanes[@]} -gt 0 ] || mapfile -t lanes < <(all_lanes)
 known=$(all_lanes)
 for lane in "${lanes[@]}"; do
-	grep -qx "$lane" <<< "$known" || die "unknown lane '$lane' (--list shows them)"
+	grep -qxF "$lane" <<< "$known" || die "unknown lane '$lane' (--list shows them)"
 done
 
 "$KTASK_TOP/scripts/unpack-source.sh" || exit 1
 src=$KTASK_CACHE/configs-src
-if [ ! -d "$src" ]; then
-	git -C "$KTASK_SRC" worktree prune
-	git -C "$KTASK_SRC" worktree add -q --detach "$src" refs/tags/base || exit 1
-fi
+worktree "$src" || exit 1
 "$KTASK_TOP/scripts/apply-series.sh" ktask "$src" || exit 1
 mkdir -p "$CCACHE_DIR"
 
@@ -76,15 +73,27 @@ configure_lane() {
 	kconfig_verify "$build/.config" "${@: -1}"
 }
 
-# series_warnings LOG: warnings and errors in files the series touches.
+# series_warnings LOG: warnings and errors in files the series touches,
+# modpost's (upper case, naming the module) included.
 series_warnings() {
-	grep -E '(warning|error):' "$1" | grep -F -f <(echo "$touched_files") || true
+	grep -iE '(warning|error):' "$1" |
+		grep -F -f <(echo "$touched_files"; grep '\.c$' <<< "$touched_files" | sed 's/\.c$/.ko/') || true
+}
+
+# forget_touched_objects BUILD: a warning does not stop an object being
+# written, so without this a second run would not see it again.
+forget_touched_objects() {
+	local f
+	for f in $(grep '\.c$' <<< "$touched_files"); do
+		rm -f "$1/${f%.c}.o"
+	done
 }
 
 run_lane() {
 	local lane=$1 build=$KTASK_CACHE/build/cfg-$1 arch=x86_64 log targets rc=0 warnings
 	local guest=("$KTASK_CONFIGS/base.config" "$KTASK_CONFIGS/ktask.config")
 	log=$build/build.log
+	forget_touched_objects "$build"
 	case $lane in
 	w1)
 		configure_lane "$build" x86_64 tinyconfig "${guest[@]}" || return 1
@@ -97,8 +106,7 @@ run_lane() {
 		xz -dc "$debian" > "$build/debian.config" || return 1
 		# Debian's trusted keys are files of its own source package.
 		printf '%s\n' CONFIG_KTASK=y CONFIG_KUNIT=y CONFIG_KTASK_KUNIT_TEST=m \
-			CONFIG_VFIO=m CONFIG_VFIO_IOMMU_TYPE1=m \
-			'CONFIG_SYSTEM_TRUSTED_KEYS=""' 'CONFIG_SYSTEM_REVOCATION_KEYS=""' \
+			CONFIG_VFIO=m CONFIG_VFIO_IOMMU_TYPE1=m 'CONFIG_SYSTEM_TRUSTED_KEYS=""' \
 			> "$build/lane.config"
 		configure_lane "$build" x86_64 "$build/debian.config" "$build/lane.config" || return 1
 		targets=$(grep '\.c$' <<< "$touched_files" | sed 's/\.c$/.o/')

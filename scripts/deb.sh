@@ -25,11 +25,10 @@ mkdir -p "$out"
 deb_kernel() {
 	local src=$KTASK_CACHE/deb-src build=$KTASK_CACHE/build/deb
 	local start_config=${DEB_CONFIG:-/usr/src/linux-config-6.12/config.amd64_none_amd64.xz}
+	command -v dh_listpackages >/dev/null ||
+		die "no debhelper (make deps installs it): bindeb-pkg needs it"
 	"$KTASK_TOP/scripts/unpack-source.sh"
-	if [ ! -d "$src" ]; then
-		git -C "$KTASK_SRC" worktree prune
-		git -C "$KTASK_SRC" worktree add -q --detach "$src" refs/tags/base
-	fi
+	worktree "$src"
 	"$KTASK_TOP/scripts/apply-series.sh" ktask "$src"
 	mkdir -p "$build" "$CCACHE_DIR"
 	case $start_config in
@@ -42,7 +41,8 @@ deb_kernel() {
 		# /proc/modules: an empty list keeps only the built-in part.
 		lsmod 2>/dev/null > "$build/lsmod.txt" || true
 		info "LOCALMODCONFIG=1: keeping the $(( $(wc -l < "$build/lsmod.txt") > 0 ? $(wc -l < "$build/lsmod.txt") - 1 : 0 )) loaded modules"
-		yes '' | kmake "$src" "$build" LSMOD="$build/lsmod.txt" localmodconfig > "$build/localmodconfig.log" 2>&1
+		kmake "$src" "$build" LSMOD="$build/lsmod.txt" localmodconfig < <(yes '') \
+			> "$build/localmodconfig.log" 2>&1
 	fi
 	"$src/scripts/kconfig/merge_config.sh" -m -O "$build" "$build/.config" \
 		"$KTASK_CONFIGS/deb.config" > "$build/merge-config.log"
@@ -51,9 +51,12 @@ deb_kernel() {
 		die "kernel/configs/deb.config not honoured (see $build/merge-config.log)"
 	info "building the kernel packages in $build (log: $build/build.log)"
 	rm -f "$KTASK_CACHE"/build/linux-*.deb
-	kbuild_progress "$src" "$build" "$build/build.log" bindeb-pkg ||
+	# LOCALVERSION= on the command line: no "+" for the tree's git state,
+	# so the release is 6.12.N-ktask.
+	kbuild_progress "$src" "$build" "$build/build.log" LOCALVERSION= bindeb-pkg ||
 		die "make bindeb-pkg failed"
 	# bindeb-pkg writes the packages beside the build directory.
+	rm -f "$out"/linux-*.deb
 	mv "$KTASK_CACHE"/build/linux-*.deb "$out"/
 	info "kernel packages: $(cd "$out" && ls linux-*.deb | tr '\n' ' ')"
 }

@@ -109,7 +109,7 @@ kconfig_verify() {
 	shift
 	while IFS=' ' read -r f line; do
 		case $line in
-		CONFIG_*=n) grep -qx "${line%=n}=y" "$config" &&
+		CONFIG_*=n) grep -qxE "${line%=n}=[ym]" "$config" &&
 			{ echo "  $f: $line not honoured" >&2; missing=1; } ;;
 		CONFIG_*) grep -qxF "$line" "$config" ||
 			{ echo "  $f: $line not honoured" >&2; missing=1; } ;;
@@ -120,6 +120,15 @@ kconfig_verify() {
 			last[opt] = FILENAME " " $0
 		} END { for (i = 0; i < n; i++) print last[order[i]] }' "$@")
 	return $missing
+}
+
+# worktree DIR: a detached worktree of $KTASK_SRC at DIR, made again when
+# DIR is missing or no longer a checkout (unpack-source.sh made a new src).
+worktree() {
+	git -C "$1" rev-parse --git-dir >/dev/null 2>&1 && return 0
+	rm -rf "$1"
+	git -C "$KTASK_SRC" worktree prune
+	git -C "$KTASK_SRC" worktree add -q --detach "$1" refs/tags/base
 }
 
 # kbuild_progress SRC BUILD LOG TARGETS...: build, printing a line every 200

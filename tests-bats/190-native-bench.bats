@@ -11,6 +11,16 @@ native_state() {
 	echo $(cat "$MAX_THREADS_PARAM" /sys/kernel/mm/hugepages/*/nr_hugepages)
 }
 
+# The default thread counts native.sh picks: 1, the powers of two below the
+# CPUs, and the CPUs, as a Python list.
+default_counts() {
+	local t counts=()
+	for ((t = 1; t < $(nproc); t *= 2)); do counts+=("$t"); done
+	counts+=("$(nproc)")
+	local IFS=,
+	echo "[${counts[*]}]" | sed 's/,/, /g'
+}
+
 setup() {
 	save_settings
 	before=$(native_state)
@@ -32,9 +42,9 @@ teardown() {
 	expect "$(json 'd["machine"]["cpus"]' < "$out/results.json")" = "$(nproc)" "machine cpus"
 	expect "$(json 'd["machine"]["kernel"]' < "$out/results.json")" = "$(uname -r)" "machine kernel"
 	expect "$(json 'sorted(d["measures"])' < "$out/results.json")" = "['fallocate-2M', 'synthetic-cpu']" measures
-	# Default counts on 2 CPUs: 1 and 2, each run NATIVE_REPEATS times.
-	expect "$(json '[r["threads"] for r in d["measures"]["fallocate-2M"]]' < "$out/results.json")" = "[1, 2]" "fallocate-2M threads"
-	expect "$(json '[r["runs"] for r in d["measures"]["synthetic-cpu"]]' < "$out/results.json")" = "[2, 2]" "synthetic-cpu runs"
+	# Every default count, each run NATIVE_REPEATS times.
+	expect "$(json '[r["threads"] for r in d["measures"]["fallocate-2M"]]' < "$out/results.json")" = "$(default_counts)" "fallocate-2M threads"
+	expect "$(json 'set(r["runs"] for r in d["measures"]["synthetic-cpu"])' < "$out/results.json")" = "{2}" "synthetic-cpu runs"
 	expect "$(json 'd["measures"]["synthetic-cpu"][0]["speedup"]' < "$out/results.json")" = "1.0" "1-thread speedup"
 	expect "$(json 'd["measures"]["synthetic-cpu"][1]["threads_used"]' < "$out/results.json")" -eq 2 "threads used at 2"
 	expect "$(json 'd["measures"]["fallocate-2M"][1]["ms_median"] > 0' < "$out/results.json")" = True "fallocate-2M time"
@@ -54,4 +64,16 @@ teardown() {
 	expect "$status" -eq 1 status
 	assert_output --partial "unknown measure 'nonsense'"
 	expect "$(native_state)" = "$before" "max_threads and pools"
+}
+
+@test "native bench: a failure mid-way puts the pools and max_threads back" {
+	# The 2 MiB pool grows, then the VFIO check refuses a device that is
+	# not bound to vfio-pci.
+	run timeout 120 env NATIVE_FALLOC_SIZE=64M NATIVE_MEASURES="fallocate-2M vfio-map" \
+		NATIVE_VFIO_DEVICE=0000:00:00.0 "$KTASK_TOP/bench/native.sh" "$BATS_TEST_TMPDIR/native"
+	expect "$status" -eq 1 status
+	assert_output --partial "0000:00:00.0 is not bound to vfio-pci"
+	expect "$(native_state)" = "$before" "max_threads and pools"
+	run bash -c 'ls -d /tmp/ktask-native.* 2>/dev/null'
+	assert_output ""
 }

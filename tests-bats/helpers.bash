@@ -143,6 +143,16 @@ assert_sigkill_within_2s() {
 		fail "SIGKILL to dead: expected < $max_ms ms, got $(( (now - start) / 1000 )) ms"
 }
 
+# poll_pause: 20 ms without an exec (a read timeout on a FIFO of the test's),
+# so that a poll loop leaves the vCPU to the job it waits for: busy polling
+# kept a Python helper from reaching its fault for 60 s on a loaded debug
+# guest.
+poll_pause() {
+	[ -p "$BATS_TEST_TMPDIR/tick" ] || mkfifo "$BATS_TEST_TMPDIR/tick"
+	[ -n "${POLL_TICK_FD:-}" ] || exec {POLL_TICK_FD}<>"$BATS_TEST_TMPDIR/tick"
+	read -r -t 0.02 -u "$POLL_TICK_FD" || true
+}
+
 # start_sleep_task: a synthetic sleep task of about a minute in the
 # background (pid in $!), for a test that watches it and then kills it:
 # it cannot end before the test has seen what it looks for.

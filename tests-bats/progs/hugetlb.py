@@ -21,6 +21,9 @@ def fill(path, byte):
     fd = os.open(path, os.O_RDWR)
     size = os.fstat(fd).st_size
     with mmap.mmap(fd, size, mmap.MAP_SHARED) as m:
+        # Fault the first page in before building the block: the tests
+        # that kill a fault wait for this page to be taken.
+        m[0] = int(byte, 0)
         block = bytes([int(byte, 0)]) * BLOCK
         for off in range(0, size, BLOCK):
             n = min(BLOCK, size - off)

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Small helpers for the hugetlbfs tests, one subcommand each.
 
-  hugetlb.py fill FILE BYTE        mmap FILE shared and fill it with BYTE
+  hugetlb.py fill FILE BYTE        mmap FILE shared and fill it with BYTE;
+                                   prints "faulted" once the first page is in
   hugetlb.py zero FILE             exit 0 if every byte of FILE reads zero
   hugetlb.py sealed-grow SIZE      memfd (MFD_HUGETLB), F_SEAL_GROW, then
                                    fallocate past the size: prints the errno name
@@ -22,8 +23,10 @@ def fill(path, byte):
     size = os.fstat(fd).st_size
     with mmap.mmap(fd, size, mmap.MAP_SHARED) as m:
         # Fault the first page in before building the block: the tests
-        # that kill a fault wait for this page to be taken.
+        # that kill a fault wait for this page to be taken, and read
+        # "faulted" as proof that their kill came after the fault ended.
         m[0] = int(byte, 0)
+        print("faulted", flush=True)
         block = bytes([int(byte, 0)]) * BLOCK
         for off in range(0, size, BLOCK):
             n = min(BLOCK, size - off)
@@ -76,7 +79,7 @@ def read_into(path):
     size = os.fstat(fd).st_size
     zero_fd = os.open("/dev/zero", os.O_RDONLY)
     with mmap.mmap(fd, size, mmap.MAP_SHARED) as m:
-        print(os.readv(zero_fd, [memoryview(m)]))
+        print(os.readv(zero_fd, [memoryview(m)]), flush=True)
     os.close(zero_fd)
     os.close(fd)
 

@@ -117,6 +117,8 @@ run_lane() {
 		configure_lane "$build" "$arch" tinyconfig "${guest[@]}" "$lanes_dir/$lane.config" || return 1
 		targets=vmlinux
 		grep -q '^CONFIG_MODULES=y' "$build/.config" && targets="vmlinux modules"
+		# The modules lane boots its kernel: bzImage too.
+		[ "$lane" != modules ] || targets="bzImage modules"
 		kmake "$src" "$build" ARCH="$arch" -j"$(( $(nproc) + 1 ))" $targets > "$log" 2>&1 || rc=1
 		;;
 	esac

@@ -115,10 +115,10 @@ run_lane() {
 	*)
 		[ "$lane" = i386 ] && arch=i386
 		configure_lane "$build" "$arch" tinyconfig "${guest[@]}" "$lanes_dir/$lane.config" || return 1
+		# The modules lane boots its kernel: the bzImage, which links vmlinux.
 		targets=vmlinux
-		grep -q '^CONFIG_MODULES=y' "$build/.config" && targets="vmlinux modules"
-		# The modules lane boots its kernel: bzImage too.
-		[ "$lane" != modules ] || targets="bzImage modules"
+		[ "$lane" != modules ] || targets=bzImage
+		! grep -q '^CONFIG_MODULES=y' "$build/.config" || targets+=" modules"
 		kmake "$src" "$build" ARCH="$arch" -j"$(( $(nproc) + 1 ))" $targets > "$log" 2>&1 || rc=1
 		;;
 	esac

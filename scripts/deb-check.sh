@@ -4,7 +4,8 @@
 # tests (boot, KUnit, debugfs, synthetic tasks), the packaged ktaskctl and
 # bench/native.sh with guest-sized settings (the guest's root is read-only:
 # its table comes back in the log, kept as build/deb/native-results.md; the
-# packaged kernel's figures under TCG, not a real machine's).  Prints "N passed, N failed".
+# packaged kernel's figures under TCG, not a real machine's).
+# Prints "N passed, N failed".
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 

@@ -44,10 +44,19 @@ fi
 mkdir -p "$out_dir"
 passed=0 failed=0 skipped=0
 
-# parse NAME < output: count and print the results of one guest run
+# parse NAME < output: count and print the results of one guest run; a
+# failed bats test's diagnostics (the "# " lines TAP puts after it) follow
+# its FAIL line, so a CI log says why without the guest log beside it.
 parse() {
-	local name=$1 section='' line status case
+	local name=$1 section='' line status case diag=0 diag_lines=0
 	while IFS= read -r line; do
+		if [ "$diag" = 1 ] && [[ $line == "# "* ]]; then
+			# Bounded: a runaway diagnostic stays in the guest log.
+			diag_lines=$((diag_lines + 1))
+			[ "$diag_lines" -gt 40 ] || echo "    $line"
+			continue
+		fi
+		diag=0
 		case $line in
 		"=== KUNIT "*) section=kunit; continue ;;
 		"=== BATS") section=bats; continue ;;
@@ -72,6 +81,7 @@ parse() {
 			passed=$((passed + 1)); echo "PASS $name/$section: $case"
 		else
 			failed=$((failed + 1)); echo "FAIL $name/$section: $case"
+			[ "$section" != bats ] || diag=1 diag_lines=0
 		fi
 	done
 }

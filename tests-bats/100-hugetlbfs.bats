@@ -216,9 +216,9 @@ interrupted_clears_since() {
 # SIGKILL it once its fault has taken a 1 GiB page, assert it dies within
 # 10 s, and leave in $interrupted the clears that SIGKILL ended.  The trace
 # decides whether the kill landed inside the ~1.6 s clear: a guest starved
-# by the host polls late, its kill lands after the clear, between the fault
-# and CMD's "faulted" (the 2026-12-05 CI run).  Such a try proves nothing:
-# the next one starts afresh.  A kernel whose clear ignores SIGKILL logs no
+# by the host polls late, and its kill can land after the clear, between
+# the fault and CMD's "faulted".  Such a try proves nothing: the next one
+# starts afresh.  A kernel whose clear ignores SIGKILL logs no
 # interrupted clear in any of the three tries, and fails.
 kill_inside_1g_fault() {
 	local try pid mark out=$BATS_TEST_TMPDIR/fault.out

@@ -84,6 +84,13 @@ def read_into(path):
     os.close(fd)
 
 
+# The fill and read-into processes run in the background of a test: an
+# alarm bounds them on their own (a fatal signal's default action ends the
+# whole process, inside a killable fault too), whatever the test does.
+BACKGROUND_BOUND_S = 300
+
 if __name__ == "__main__":
+    if sys.argv[1] in ("fill", "read-into"):
+        signal.alarm(BACKGROUND_BOUND_S)
     {"fill": fill, "zero": zero, "sealed-grow": sealed_grow, "interrupt": interrupt,
      "read-into": read_into}[sys.argv[1]](*sys.argv[2:])

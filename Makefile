@@ -4,7 +4,7 @@
 SHELL := /bin/bash
 TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 KERNEL ?= ktask
-export KERNEL KTASK_CACHE VM_SMP VM_MEM VM_NODES VM_APPEND VM_QEMU_ARGS VM_TIMEOUT VM_ACCEL
+export KERNEL KTASK_CACHE VM_SMP VM_MEM VM_NODES VM_MEMLESS_NODES VM_APPEND VM_QEMU_ARGS VM_TIMEOUT VM_ACCEL
 
 # Targets install packages (deps) and build the kernel with every CPU
 # themselves: under make -j they would race each other.

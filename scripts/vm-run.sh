@@ -6,7 +6,7 @@
 #
 # Usage: vm-run.sh CMD...
 # Environment: KERNEL (ktask|baseline), VM_SMP, VM_MEM, VM_NODES,
-#   VM_APPEND, VM_QEMU_ARGS, VM_TIMEOUT (seconds), VM_ACCEL (tcg|kvm),
+#   VM_MEMLESS_NODES (the last N nodes have CPUs but no memory), VM_APPEND, VM_QEMU_ARGS, VM_TIMEOUT (seconds), VM_ACCEL (tcg|kvm),
 #   VM_QUIET=1 (do not echo the boot banner), VM_IMAGE (boot this bzImage
 #   or vmlinuz instead of KERNEL's: make check-configs, make deb-check).
 set -euo pipefail
@@ -25,6 +25,7 @@ fi
 
 smp=${VM_SMP:-2}
 nodes=${VM_NODES:-2}
+memless=${VM_MEMLESS_NODES:-0}
 mem=${VM_MEM:-4G}
 timeout_s=${VM_TIMEOUT:-900}
 accel=${VM_ACCEL:-tcg}
@@ -39,19 +40,27 @@ to_mib() {
 }
 mem_mib=$(to_mib "$mem")
 [ "$nodes" -ge 1 ] && [ "$smp" -ge 1 ] || die "VM_SMP and VM_NODES must be >= 1"
-[ $(( mem_mib % nodes )) = 0 ] || die "VM_MEM=$mem does not split evenly over $nodes nodes"
+mem_nodes=$(( nodes - memless ))
+[[ $memless =~ ^[0-9]+$ ]] && [ "$mem_nodes" -ge 1 ] && { [ "$memless" = 0 ] || [ "$smp" -ge "$nodes" ]; } ||
+	die "VM_MEMLESS_NODES=$memless: leave a node with memory, and give each node a CPU (VM_SMP >= VM_NODES)"
+[ $(( mem_mib % mem_nodes )) = 0 ] || die "VM_MEM=$mem does not split evenly over $mem_nodes nodes"
 
 # CPUs are spread over the nodes in contiguous blocks; a node left without a
-# CPU (VM_SMP < VM_NODES) is a memory-only node.
+# CPU (VM_SMP < VM_NODES) is a memory-only node, one of the last
+# VM_MEMLESS_NODES a CPU-only node.
 numa_args=()
 cpu=0
 for ((n = 0; n < nodes; n++)); do
 	per=$(( smp / nodes + (n < smp % nodes ? 1 : 0) ))
-	numa_args+=(-object "memory-backend-ram,id=m$n,size=$(( mem_mib / nodes ))M")
+	memdev=
+	if [ "$n" -lt "$mem_nodes" ]; then
+		numa_args+=(-object "memory-backend-ram,id=m$n,size=$(( mem_mib / mem_nodes ))M")
+		memdev=,memdev=m$n
+	fi
 	if [ "$per" -gt 0 ]; then
-		numa_args+=(-numa "node,nodeid=$n,cpus=$cpu-$(( cpu + per - 1 )),memdev=m$n")
+		numa_args+=(-numa "node,nodeid=$n,cpus=$cpu-$(( cpu + per - 1 ))$memdev")
 	else
-		numa_args+=(-numa "node,nodeid=$n,memdev=m$n")
+		numa_args+=(-numa "node,nodeid=$n$memdev")
 	fi
 	cpu=$(( cpu + per ))
 done

@@ -21,9 +21,11 @@
 # its time and "N passed, N failed".
 #
 # CHECK_CONFIGS_BUDGET_S: seconds the lanes may take (.ci/run gives what its
-# budget has left).  A lane whose measured cost (cold, or warm once it has
-# passed in this cache) would overrun what is left is skipped with a SKIP
-# line, not failed, and the cheaper lanes after it still run.
+# budget has left).  A lane whose measured cost would overrun what is left is
+# skipped with a SKIP line, not failed, and the cheaper lanes after it still
+# run.  The cost is the warm one when the lane's last build (passed or not)
+# was of this tree, or of one that differs from it in .c files only; cold
+# otherwise (a header, Kconfig or Makefile changed: most objects rebuild).
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -43,6 +45,18 @@ known=$(all_lanes)
 for lane in "${lanes[@]}"; do
 	grep -qxF "$lane" <<< "$known" || die "unknown lane '$lane' (--list shows them)"
 done
+
+budget=${CHECK_CONFIGS_BUDGET_S:-}
+[ -z "$budget" ] || [[ $budget =~ ^-?[0-9]+$ ]] ||
+	die "CHECK_CONFIGS_BUDGET_S must be a number of seconds, got '$budget'"
+# Less than the setup and the cheapest warm lane take: no setup either.
+if [ -n "$budget" ] && [ "$budget" -lt 60 ]; then
+	for lane in "${lanes[@]}"; do
+		echo "SKIP check-configs: $lane: CHECK_CONFIGS_BUDGET_S=$budget leaves no time for any lane"
+	done
+	echo "0 passed, 0 failed"
+	exit 0
+fi
 
 "$KTASK_TOP/scripts/unpack-source.sh" || exit 1
 src=$KTASK_CACHE/configs-src
@@ -65,16 +79,26 @@ declare -A warm_s=([i386]=67 [modules]=79 [nocpufreq]=49 [nodebugfs]=68
 	[up]=47 [w1]=39 [debian]=40)
 # A lane measured nowhere above is assumed as costly as the costliest.
 unmeasured_s=2523
-passed_stamp=.ktask-lane-passed
+# The tree (git tree id) a lane's build directory last built.
+built_stamp=.ktask-lane-built-tree
+current_tree=$(git -C "$src" rev-parse 'HEAD^{tree}')
+
+lane_is_warm() {
+	local built changed
+	built=$(cat "$KTASK_CACHE/build/cfg-$1/$built_stamp" 2>/dev/null) || return 1
+	[ "$built" = "$current_tree" ] && return 0
+	# Trees of earlier series stay in the object store until git gc: a
+	# diff that fails counts as cold.
+	changed=$(git -C "$src" diff --name-only "$built" "$current_tree" 2>/dev/null) || return 1
+	! grep -qv '\.c$' <<< "$changed"
+}
 
 lane_cost() {
-	local cost
-	if [ -e "$KTASK_CACHE/build/cfg-$1/$passed_stamp" ]; then
-		cost=${warm_s[$1]:-$unmeasured_s}
+	if lane_is_warm "$1"; then
+		echo "${warm_s[$1]:-$unmeasured_s}"
 	else
-		cost=${cold_s[$1]:-$unmeasured_s}
+		echo "${cold_s[$1]:-$unmeasured_s}"
 	fi
-	echo "$cost"
 }
 
 passed=0 failed=0 skipped=0
@@ -173,9 +197,6 @@ kunit_module_passes() {
 	fi
 }
 
-budget=${CHECK_CONFIGS_BUDGET_S:-}
-[ -z "$budget" ] || [[ $budget =~ ^-?[0-9]+$ ]] ||
-	die "CHECK_CONFIGS_BUDGET_S must be a number of seconds, got '$budget'"
 for lane in "${lanes[@]}"; do
 	if [ -n "$budget" ]; then
 		cost=$(lane_cost "$lane")
@@ -187,13 +208,12 @@ for lane in "${lanes[@]}"; do
 	fi
 	info "lane $lane (log: $KTASK_CACHE/build/cfg-$lane/build.log)"
 	start=$SECONDS
-	rm -f "$KTASK_CACHE/build/cfg-$lane/$passed_stamp"
-	if run_lane "$lane"; then
-		touch "$KTASK_CACHE/build/cfg-$lane/$passed_stamp"
-		result 0 "$lane ($(( SECONDS - start )) s)"
-	else
-		result 1 "$lane ($(( SECONDS - start )) s)"
-	fi
+	run_lane "$lane"
+	rc=$?
+	# Passed or not, the build directory now holds this tree's objects.
+	[ ! -d "$KTASK_CACHE/build/cfg-$lane" ] ||
+		echo "$current_tree" > "$KTASK_CACHE/build/cfg-$lane/$built_stamp"
+	result "$rc" "$lane ($(( SECONDS - start )) s)"
 done
 [ "$skipped" = 0 ] || echo "$skipped lanes skipped: they did not fit CHECK_CONFIGS_BUDGET_S"
 echo "$passed passed, $failed failed"

@@ -40,9 +40,9 @@ to_mib() {
 }
 mem_mib=$(to_mib "$mem")
 [ "$nodes" -ge 1 ] && [ "$smp" -ge 1 ] || die "VM_SMP and VM_NODES must be >= 1"
-mem_nodes=$(( nodes - memless ))
-[[ $memless =~ ^[0-9]+$ ]] && [ "$mem_nodes" -ge 1 ] && { [ "$memless" = 0 ] || [ "$smp" -ge "$nodes" ]; } ||
+[[ $memless =~ ^[0-9]+$ ]] && [ "$memless" -lt "$nodes" ] && { [ "$memless" = 0 ] || [ "$smp" -ge "$nodes" ]; } ||
 	die "VM_MEMLESS_NODES=$memless: leave a node with memory, and give each node a CPU (VM_SMP >= VM_NODES)"
+mem_nodes=$(( nodes - memless ))
 [ $(( mem_mib % mem_nodes )) = 0 ] || die "VM_MEM=$mem does not split evenly over $mem_nodes nodes"
 
 # CPUs are spread over the nodes in contiguous blocks; a node left without a

@@ -232,7 +232,7 @@ kill_inside_1g_fault() {
 		HUGETLB_ALARM_S=300 "$HUGETLB" "$1" /tmp/huge1g/f "${@:2}" > "$out" 2> "$err" 3>&- &
 		pid=$!
 		wait_for_1g_page_taken "$pid"
-		if ! kill -0 "$pid" 2> /dev/null || thread_group_dead "$pid"; then
+		if thread_group_dead "$pid"; then
 			status=0
 			wait "$pid" || status=$?
 			# Done before the poll saw its page (a starved guest): again.

@@ -113,6 +113,18 @@ thread_group_dead() {
 	[[ ${stat##*) } == [ZX]* ]]
 }
 
+# task_whereabouts PID: one line on where PID is now, for a diagnostic:
+# its state, CPU time so far and, when asleep in the kernel, the kernel
+# stack it sleeps on (one frame per ';').
+task_whereabouts() {
+	local stat fields stack
+	read -r stat 2>/dev/null < /proc/"$1"/stat || { echo "pid $1 gone"; return 0; }
+	# After "comm)": state is field 3, utime and stime (clock ticks) 14 and 15.
+	read -ra fields <<< "${stat##*) }"
+	stack=$(sed 's/^\[<[0-9a-f]*>\] //; s/+0x[0-9a-f/x]*$//' /proc/"$1"/stack 2>/dev/null | paste -sd';' -)
+	echo "pid $1 state ${fields[0]}, utime ${fields[11]} stime ${fields[12]} ticks, kernel stack: ${stack:-none}"
+}
+
 # assert_sigkill_within_2s PID [MS]: PID (a child of the test, still running)
 # dies of SIGKILL, every thread of it, within MS milliseconds (2000).  Timed
 # with bash builtins alone (the clock, a 20 ms read timeout on a FIFO as the

@@ -221,22 +221,55 @@ deferred_tests() {
 		tail -n 30 "$out_dir"/deferred*.log
 	fi
 
-	# With two CPUs per node, deferred init gets helpers: KUnit off, it is the
-	# only ktask user during boot, so the counters are its own.
-	info "deferred struct page init: 4 vCPUs, 2 per node, KUnit off"
-	if VM_SMP=4 VM_MEM=8G VM_QUIET=1 VM_APPEND="${VM_APPEND:-} kunit.enable=0" \
-		"$KTASK_TOP/scripts/vm-run.sh" 'cat /sys/kernel/debug/ktask/stats /sys/kernel/debug/ktask/nodes' \
-		> "$out_dir/deferred-smp4.log" 2>&1; then
-		helpers=$(awk '$1 == "helpers_started:" { print $2 }' "$out_dir/deferred-smp4.log")
+	# With two CPUs per node, deferred init gets helpers: KUnit off, it and
+	# the hugetlb boot pool are the only ktask users during boot, so the
+	# counters are theirs.  The pool's helpers go round the nodes with
+	# CPUs, as padata's numa_aware job sent them, each within its node's
+	# boot limit (all its CPUs): no helper falls back to "any node".
+	info "boot-time tasks: 4 vCPUs, 2 per node, deferred init and hugepages=512, KUnit off"
+	local log=$out_dir/deferred-smp4.log nr fallbacks
+	if VM_SMP=4 VM_MEM=8G VM_QUIET=1 VM_APPEND="${VM_APPEND:-} kunit.enable=0 hugepages=512" \
+		"$KTASK_TOP/scripts/vm-run.sh" 'cat /sys/kernel/debug/ktask/stats /sys/kernel/debug/ktask/nodes; echo nr_hugepages $(cat /proc/sys/vm/nr_hugepages)' \
+		> "$log" 2>&1; then
+		helpers=$(awk '$1 == "helpers_started:" { print $2 }' "$log")
 		if [ "${helpers:-0}" -gt 0 ]; then
 			passed=$((passed + 1)); echo "PASS deferred/host: deferred init started $helpers helper(s) with 2 CPUs per node"
 		else
 			failed=$((failed + 1)); echo "FAIL deferred/host: deferred init started no helper with 2 CPUs per node"
-			cat "$out_dir/deferred-smp4.log"
+			cat "$log"
+		fi
+		nr=$(awk '$1 == "nr_hugepages" { print $2 }' "$log")
+		fallbacks=$(awk '/^node +queued/ { t = 1; next } t && NF == 7 { s += $7 } END { print s + 0 }' "$log")
+		if [ "${nr:-}" = 512 ] && [ "$fallbacks" = 0 ]; then
+			passed=$((passed + 1)); echo "PASS deferred/host: 512 boot huge pages, 0 helpers past their node's limit"
+		else
+			failed=$((failed + 1)); echo "FAIL deferred/host: expected nr_hugepages 512 and 0 fallbacks, got nr_hugepages '${nr:-}' and $fallbacks fallback(s)"
+			sed 's/^/    /' "$log" | tail -n 20
 		fi
 	else
 		failed=$((failed + 1)); echo "FAIL deferred/guest: 4-vCPU boot failed"
-		tail -n 30 "$out_dir/deferred-smp4.log"
+		tail -n 30 "$log"
+	fi
+
+	# Six CPUs on one node: deferred init asks for every one of them
+	# (deferred_page_init_max_threads()), as it had with padata; 80% would
+	# give it five.  The task's start event says how many threads it got.
+	info "deferred struct page init: 6 vCPUs on one node, threads per task"
+	local want=6 got
+	log=$out_dir/deferred-smp6.log
+	if VM_SMP=$want VM_NODES=1 VM_MEM=8G VM_QUIET=1 \
+		VM_APPEND="${VM_APPEND:-} kunit.enable=0 trace_event=ktask:ktask_task_start" \
+		"$KTASK_TOP/scripts/vm-run.sh" 'cat /sys/kernel/tracing/trace' > "$log" 2>&1; then
+		got=$(sed -n 's/.*func=deferred_init_memmap_chunk.* threads=\([0-9]*\).*/\1/p' "$log" | sort -n | tail -n 1)
+		if [ "${got:-0}" = "$want" ]; then
+			passed=$((passed + 1)); echo "PASS deferred/host: deferred init ran with all $want CPUs of its node"
+		else
+			failed=$((failed + 1)); echo "FAIL deferred/host: deferred init: expected $want threads in its largest task, got '${got:-none}'"
+			grep -E 'ktask_task_start|deferred' "$log" | sed 's/^/    /' | tail -n 20
+		fi
+	else
+		failed=$((failed + 1)); echo "FAIL deferred/guest: 6-vCPU boot failed"
+		tail -n 30 "$log"
 	fi
 }
 [ "${KTASK_TEST_ONLY_RUNS:-0}" = 1 ] || deferred_tests

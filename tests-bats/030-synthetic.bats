@@ -27,6 +27,28 @@ load helpers
 	expect "$(ktask_value stats single_threaded_too_small)" -eq $(( before + 1 )) "stats single_threaded_too_small"
 }
 
+@test "a task of one chunk runs as a plain call: counted, its error returned, untimed with nobody looking" {
+	local traced=/sys/kernel/tracing/events/ktask/ktask_task_end/enable
+	mountpoint -q /sys/kernel/tracing || mount -t tracefs none /sys/kernel/tracing
+	[ "$(cat "$traced")" = 0 ] ||
+		fail "ktask_task_end is traced (enable: expected 0, got $(cat "$traced")): one-chunk tasks are timed then"
+	tasks=$(ktask_value stats tasks) small=$(ktask_value stats single_threaded_too_small)
+	time_ns=$(ktask_value stats time_ns) errors=$(ktask_value stats errors)
+	run_synthetic "kind=cpu size=32 min_chunk=32 max_threads=2 repeat=10"
+	expect "$SYN_threads_used" -eq 1 threads_used
+	expect "$SYN_chunks" -eq 1 chunks
+	expect "$SYN_units_done" -eq 32 units_done
+	expect "$(ktask_value stats tasks)" -eq $(( tasks + 10 )) "stats tasks"
+	expect "$(ktask_value stats single_threaded_too_small)" -eq $(( small + 10 )) \
+		"stats single_threaded_too_small"
+	# time_ns counts tasks that were split; these two clock reads are skipped.
+	expect "$(ktask_value stats time_ns)" -eq "$time_ns" "stats time_ns"
+	run_synthetic "kind=cpu size=32 min_chunk=32 fail_at=31 err=28"
+	expect "$SYN_error" -eq -28 error
+	expect "$SYN_units_undone" -eq 0 units_undone
+	expect "$(ktask_value stats errors)" -eq $(( errors + 1 )) "stats errors"
+}
+
 @test "repeat runs and checks the task each time; direct calls the thread function" {
 	run_synthetic "kind=cpu size=64 min_chunk=32 max_threads=2 repeat=50"
 	expect "$SYN_repeat" -eq 50 repeat

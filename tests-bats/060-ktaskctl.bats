@@ -218,6 +218,16 @@ teardown() {
 	assert_output --regexp '^func=ktask_synth_thread size=5000 threads=2 chunks=[0-9]+ elapsed=.* error=-5 undone=[0-9]+$'
 }
 
+@test "monitor reports a task of one chunk, which runs as a plain call, with its time" {
+	ktaskctl monitor --verbose --json --count 1 > "$BATS_TEST_TMPDIR/event" 2> "$BATS_TEST_TMPDIR/listening" 3>&- &
+	pid=$!
+	wait_for_listening "$BATS_TEST_TMPDIR/listening"
+	ktaskctl run-synthetic --size 64 --min-chunk 64 --threads 2 > /dev/null
+	wait_bounded $pid 60
+	run json '(d["size"], d["threads"], d["chunks"], d["elapsed_ns"] > 0)' < "$BATS_TEST_TMPDIR/event"
+	assert_output "(64, 1, 1, True)"
+}
+
 @test "monitor --pretty: one JSON line per event, a negative error (s32), 'listening' on stderr" {
 	ktaskctl -p monitor --verbose --count 1 > "$BATS_TEST_TMPDIR/event" 2> "$BATS_TEST_TMPDIR/listening" 3>&- &
 	pid=$!

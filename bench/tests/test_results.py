@@ -46,6 +46,8 @@ class Results(unittest.TestCase):
                 + samples("cpu", "ktask-1", 100, 110, 90) + samples("cpu", "user-1", 100, 100, 100)
                 + samples("cpu", "ktask-2", 55, 50, 60) + samples("cpu", "user-2", 52, 51, 50)
                 + samples("tiny-1x", "ktask", 1.1, 1.2, 1.0) + samples("tiny-1x", "direct", 1, 1, 1)
+                + samples("tiny-1unit", "ktask", 1.2, 2.4, 1.5)
+                + samples("tiny-1unit", "direct", 1.0, 2.0, 1.0)
                 + samples("contention", "alone", 10, 10, 10)
                 + samples("contention", "nice19", 10.2, 10.4, 10.3)
                 + samples("contention", "nice0", 15, 15, 15)
@@ -78,6 +80,10 @@ class Results(unittest.TestCase):
             self.assertAlmostEqual(m["tiny-task"]["ratio"], 1.1)
             self.assertFalse(m["tiny-task"]["met"])
             self.assertIsNone(m["tiny-task-2x"]["met"])       # not measured, no goal
+            # The median of the rounds' ratios (1.2, 1.2, 1.5), not of the
+            # medians' ratio (1.5): a slow round slows both of its sides.
+            self.assertAlmostEqual(m["tiny-task-1unit"]["ratio"], 1.2)
+            self.assertTrue(m["tiny-task-1unit"]["met"])
 
             self.assertTrue(m["contention-nice19"]["met"])    # 1.03 <= 1.05
             self.assertIsNone(m["contention-nice0"]["goal"])

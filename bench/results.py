@@ -190,9 +190,12 @@ class Results:
             # ratio of the two medians keeps.
             pairs = [a / b for a, b in zip(self.samples("synthetic", measure, "ktask"),
                                            self.samples("synthetic", measure, "direct")) if b]
+            # tiny.sh runs the single unit min_chunk times as often.
+            ncalls = (int(calls) * int(chunk) if measure == "tiny-1unit" and calls.isdigit()
+                      and chunk.isdigit() else calls)
             self.add(name, "ns/call",
                      f"cpu task, {what}: ktask_run ({used} thread(s) ran chunks) vs a direct call of "
-                     f"the thread function, ns per call over {calls} calls, same boot, "
+                     f"the thread function, ns per call over {ncalls} calls, same boot, "
                      f"{len(pairs)} rounds",
                      {"ktask": k, "direct call": d}, k["median"], d["median"],
                      statistics.median(pairs), "median of the rounds' ktask / direct call", goal,

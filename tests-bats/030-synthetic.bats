@@ -41,7 +41,7 @@ load helpers
 	expect "$(ktask_value stats tasks)" -eq $(( tasks + 10 )) "stats tasks"
 	expect "$(ktask_value stats single_threaded_too_small)" -eq $(( small + 10 )) \
 		"stats single_threaded_too_small"
-	# time_ns counts tasks that were split; these two clock reads are skipped.
+	# time_ns leaves out tasks too small to split: no clock is read for them.
 	expect "$(ktask_value stats time_ns)" -eq "$time_ns" "stats time_ns"
 	run_synthetic "kind=cpu size=32 min_chunk=32 fail_at=31 err=28"
 	expect "$SYN_error" -eq -28 error

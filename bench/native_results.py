@@ -19,13 +19,13 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from results import Boot  # noqa: E402  the one parser of the raw format
 
-# RFC v4's tables (288-CPU Xeon E7-8895 v3, 1 TiB): speedup by threads.
+# RFC v4's tables: what was measured and on what machine, speedup by threads.
 SEEDS = {
-    "fallocate-1G": ("clear_gigantic_page via fallocate, 100 GiB (patch 10)",
+    "fallocate-1G": ("clear_gigantic_page via fallocate, 100 GiB (RFC v4 12/13), on a 288-CPU Xeon E7-8895 v3 with 1 TiB",
                      {2: 2.03, 4: 4.28, 8: 8.39, 16: 10.44}),
-    "fallocate-2M": ("hugetlbfs fallocate, 200 GiB (patch 11)",
+    "fallocate-2M": ("hugetlbfs fallocate, 200 GiB (RFC v4 13/13), on a 288-CPU Xeon E7-8895 v3 with 1 TiB",
                      {2: 3.09, 4: 5.72, 8: 9.45, 16: 9.74}),
-    "vfio-map": ("VFIO map of a 512 GiB guest (patch 9)",
+    "vfio-map": ("VFIO map of a 320 GiB guest (RFC v4 09/13), on a 96-CPU Xeon Platinum 8160 with 754 GiB",
                  {2: 1.9, 3: 2.8, 4: 3.6, 5: 4.3, 6: 5.1, 7: 5.7, 8: 6.4, 12: 8.6, 16: 10.2}),
 }
 ORDER = ["synthetic-cpu", "fallocate-2M", "fallocate-1G", "fault-1G", "vfio-map"]
@@ -121,7 +121,7 @@ def main():
                 line += f" {s:.2f}x |" if s else " |"
             md.append(line)
         if seeds:
-            md += ["", f"RFC v4: {seeds[0]}, on a 288-CPU Xeon E7-8895 v3 with 1 TiB."]
+            md += ["", f"RFC v4: {seeds[0]}."]
     md += ["", "A time is the median of its rounds; speedup is the 1-thread median over it.",
            "ktask lets one task use at most 80% of the CPUs' worth of helpers at a time:",
            "counts above that run with fewer (synthetic-cpu shows the threads used)."]

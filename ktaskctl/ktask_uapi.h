@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
 /*
  * ktaskctl: a copy of the kernel's include/uapi/linux/ktask.h (added by
- * patch 0009 of kernel/patches), as installed kernel headers predate ktask.
+ * patch 0012 of kernel/patches), as installed kernel headers predate ktask.
  * Do not edit it here: change the kernel's, then copy it below this note.
  * The meson test 'uapi' (tests/check_uapi.py) fails if anything but this
  * note differs.

@@ -15,10 +15,11 @@ cd "$KTASK_TREE"
 git config branch.ktask.description "$(cat "$KTASK_COVER")"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-# The series is signed by the tree's own identity, not the build's.
+# The patches keep their authors; the cover letter is the project's.
 unset GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL
 # --zero-commit and no signature keep unchanged patches byte-identical.
-git format-patch -q --no-signature --zero-commit -N --cover-letter \
+git -c user.name="ktask maintainers" -c user.email=ktask@lists.example.org \
+	format-patch -q --no-signature --zero-commit --subject-prefix='RFC PATCH v5' --cover-letter \
 	--cover-from-description=subject --base=base -o "$tmp" base..ktask
 # The cover letter is dated like the newest patch, not the export.
 sed -i "s/^Date: .*/Date: $(git log -1 --format=%aD ktask)/" "$tmp"/0000-cover-letter.patch

@@ -276,7 +276,7 @@ deferred_tests() {
 
 # Boot-time gigantic pages asked for on a memoryless node: memblock takes
 # them from another node, queued on the memoryless node's list, and the
-# struct page init on ktask must walk that list too (patch 20).  A page on
+# struct page init on ktask must walk that list too (patch 22).  A page on
 # node 0 as well makes two parts: the memoryless node's goes to a helper.
 memoryless_tests() {
 	local log=$out_dir/memoryless.log nr free

@@ -148,7 +148,7 @@ kbuild_progress() {
 			n++
 			if (n % 200 == 0) {
 				if (total > 0)
-					printf "    ... [%d/%d] %d%%\n", n, total, n > total ? 99 : 100 * n / total
+					printf "    ... [%d/%d] %d%%\n", n, total, (n > total ? 99 : 100 * n / total)
 				else
 					printf "    ... [%d/?] (the first build here: no total yet)\n", n
 				fflush()

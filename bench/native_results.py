@@ -21,11 +21,14 @@ from results import Boot  # noqa: E402  the one parser of the raw format
 
 # RFC v4's tables: what was measured and on what machine, speedup by threads.
 SEEDS = {
-    "fallocate-1G": ("clear_gigantic_page via fallocate, 100 GiB (RFC v4 12/13), on a 288-CPU Xeon E7-8895 v3 with 1 TiB",
+    "fallocate-1G": ("clear_gigantic_page via fallocate, 100 GiB (RFC v4 12/13), "
+                     "on a 288-CPU Xeon E7-8895 v3 with 1 TiB",
                      {2: 2.03, 4: 4.28, 8: 8.39, 16: 10.44}),
-    "fallocate-2M": ("hugetlbfs fallocate, 200 GiB (RFC v4 13/13), on a 288-CPU Xeon E7-8895 v3 with 1 TiB",
+    "fallocate-2M": ("hugetlbfs fallocate, 200 GiB (RFC v4 13/13), "
+                     "on a 288-CPU Xeon E7-8895 v3 with 1 TiB",
                      {2: 3.09, 4: 5.72, 8: 9.45, 16: 9.74}),
-    "vfio-map": ("VFIO map of a 320 GiB guest (RFC v4 09/13), on a 96-CPU Xeon Platinum 8160 with 754 GiB",
+    "vfio-map": ("VFIO map of a 320 GiB guest (RFC v4 09/13), "
+                 "on a 96-CPU Xeon Platinum 8160 with 754 GiB",
                  {2: 1.9, 3: 2.8, 4: 3.6, 5: 4.3, 6: 5.1, 7: 5.7, 8: 6.4, 12: 8.6, 16: 10.2}),
 }
 ORDER = ["synthetic-cpu", "fallocate-2M", "fallocate-1G", "fault-1G", "vfio-map"]

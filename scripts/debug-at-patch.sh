@@ -9,10 +9,11 @@
 # worktree of the development tree ($KTASK_TREE, branch ktask) at the Nth
 # commit after base: the points are built in ascending order, so a point
 # recompiles only what its patches changed.  The guest then checks the KUnit
-# suite's results (from boot), runs a synthetic task, fallocates 2 MiB and
-# 1 GiB pages on hugetlbfs and faults in a 1 GiB page, each only if the
-# series has that interface yet; vm-run.sh fails the boot on any oops, WARN,
-# lockdep, KASAN or kmemleak report.  Prints one PASS/FAIL line per point.
+# suite's results (from boot) and runs a synthetic task, each only if the
+# series has that interface yet, fallocates 2 MiB and 1 GiB pages on
+# hugetlbfs and faults in a 1 GiB page; vm-run.sh fails the boot on any
+# oops, WARN, lockdep, KASAN or kmemleak report.  Prints one PASS/FAIL line
+# per point.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -25,11 +26,7 @@ mapfile -t commits < <(git -C "$KTASK_TREE" rev-list --reverse base..ktask)
 src=$KTASK_CACHE/debug-at-src
 build=$KTASK_CACHE/build/debug-at
 mkdir -p "$build" "$CCACHE_DIR"
-if ! git -C "$src" rev-parse --git-dir >/dev/null 2>&1; then
-	rm -rf "$src"
-	git -C "$KTASK_TREE" worktree prune
-	git -C "$KTASK_TREE" worktree add -q --detach "$src" base
-fi
+worktree "$src" "$KTASK_TREE"
 
 # Runs in the guest as root.  A step whose interface the series lacks at
 # this point says so and is skipped; any other failure fails the point.

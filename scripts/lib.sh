@@ -122,13 +122,15 @@ kconfig_verify() {
 	return $missing
 }
 
-# worktree DIR: a detached worktree of $KTASK_SRC at DIR, made again when
-# DIR is missing or no longer a checkout (unpack-source.sh made a new src).
+# worktree DIR [REPO]: a detached worktree of REPO ($KTASK_SRC by default)
+# at its tag base, made again when DIR is missing or no longer a checkout
+# (unpack-source.sh made a new src).
 worktree() {
+	local repo=${2:-$KTASK_SRC}
 	git -C "$1" rev-parse --git-dir >/dev/null 2>&1 && return 0
 	rm -rf "$1"
-	git -C "$KTASK_SRC" worktree prune
-	git -C "$KTASK_SRC" worktree add -q --detach "$1" refs/tags/base
+	git -C "$repo" worktree prune
+	git -C "$repo" worktree add -q --detach "$1" refs/tags/base
 }
 
 # kbuild_progress SRC BUILD LOG TARGETS...: build, printing a line every 200

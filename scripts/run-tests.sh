@@ -230,7 +230,7 @@ deferred_tests() {
 	# node full and run on any node (CI saw one, 2026-12-07): such
 	# fallbacks are at most the moves out.
 	info "boot-time tasks: 4 vCPUs, 2 per node, deferred init and hugepages=512, KUnit off"
-	local log=$out_dir/deferred-smp4.log nr fallbacks
+	local log=$out_dir/deferred-smp4.log nr fallbacks moves
 	if VM_SMP=4 VM_MEM=8G VM_QUIET=1 VM_APPEND="${VM_APPEND:-} kunit.enable=0 hugepages=512" \
 		"$KTASK_TOP/scripts/vm-run.sh" 'cat /sys/kernel/debug/ktask/stats /sys/kernel/debug/ktask/nodes; echo nr_hugepages $(cat /proc/sys/vm/nr_hugepages)' \
 		> "$log" 2>&1; then
@@ -242,8 +242,9 @@ deferred_tests() {
 			cat "$log"
 		fi
 		nr=$(awk '$1 == "nr_hugepages" { print $2 }' "$log")
-		fallbacks=$(awk '/^node +queued/ { t = 1; next } t && NF == 7 { s += $7 } END { print s + 0 }' "$log")
-		moves=$(awk '/^node +queued/ { t = 1; next } t && NF == 7 { s += $6 } END { print s + 0 }' "$log")
+		# debugfs ktask/nodes: column 6 is migrated_out, 7 fallbacks.
+		read -r moves fallbacks < <(awk '/^node +queued/ { t = 1; next }
+			t && NF == 7 { m += $6; f += $7 } END { print m + 0, f + 0 }' "$log")
 		if [ "${nr:-}" = 512 ] && [ "$fallbacks" -le "$moves" ]; then
 			passed=$((passed + 1)); echo "PASS deferred/host: 512 boot huge pages, no helper queued past its node's limit ($fallbacks fallback(s) on $moves move(s))"
 		else

@@ -21,7 +21,7 @@ runs=${KTASK_TEST_RUNS:-"smp2:2:full smp4:4:kunit param:2:095-boot-param.bats hu
 # bats file.
 declare -A run_append=(
 	[095-boot-param.bats]="ktask.max_threads=1"
-	[100-hugetlbfs.bats]="hugepagesz=1G hugepages=2 hugepagesz=2M hugepages=1100 trace_event=ktask:ktask_task_end tp_printk kunit.enable=0"
+	[100-hugetlbfs.bats]="hugepagesz=1G hugepages=2 hugepagesz=2M hugepages=1100 trace_event=ktask:ktask_task_start,ktask:ktask_task_end tp_printk kunit.enable=0"
 	[110-vfio.bats]="intel_iommu=on iommu=nopt"
 )
 declare -A run_mem=([100-hugetlbfs.bats]=8G [110-vfio.bats]=3G)

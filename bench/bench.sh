@@ -8,6 +8,7 @@
 #   boot "synthetic" (ktask, 4G): cpu, tiny, contention, starvation
 #   boots "memory-ktask", "memory-baseline" (6G, 1 GiB + 2 MiB pages
 #     reserved, intel-iommu + edu): fallocate, vfio-dma
+#   boots "populate-ktask", "populate-baseline" (4G): populate
 #   BENCH_BOOTS x boots "deferred-{ktask,1thread,baseline}-N" (16G)
 #   BENCH_BOOTS x boots "boot-{ktask,1thread,baseline}-N" (1 GiB and 2 MiB
 #     pages reserved on the command line): boot
@@ -17,7 +18,7 @@
 #   BENCH_REPEATS    timed runs per variant after the warm-up (5; QUICK 3)
 #   BENCH_BOOTS      boots per kernel for deferred init and boot (3; QUICK 1)
 #   BENCH_ONLY       measures to run, of: cpu tiny contention starvation
-#                    containment fallocate vfio deferred boot (default: all)
+#                    containment fallocate vfio populate deferred boot (default: all)
 #   VM_SMP (2), VM_NODES (2), VM_MEM (raises every guest's memory; never
 #   below a measure's need), VM_APPEND, VM_QEMU_ARGS, VM_TIMEOUT (1800)
 #   BENCH_DEFERRED_MEM (16G; QUICK 8G): the deferred init guests' memory
@@ -40,23 +41,23 @@ raw=$out/raw
 if [ -n "$quick" ]; then
 	: "${BENCH_REPEATS:=3}" "${BENCH_BOOTS:=1}" "${BENCH_CPU_UNITS:=300000}" "${BENCH_TINY_CALLS:=300}"
 	: "${BENCH_STRESS_SECS:=1}" "${BENCH_STARVE_SECS:=1}" "${BENCH_FALLOC_SIZE:=1G}"
-	: "${BENCH_VFIO_SIZE:=512M}" "${BENCH_DEFERRED_MEM:=8G}" "${BENCH_BOOT_1G:=4}" "${BENCH_BOOT_2M:=512}"
+	: "${BENCH_VFIO_SIZE:=512M}" "${BENCH_POPULATE_SIZE:=1G}" "${BENCH_DEFERRED_MEM:=8G}" "${BENCH_BOOT_1G:=4}" "${BENCH_BOOT_2M:=512}"
 fi
 : "${BENCH_REPEATS:=5}" "${BENCH_BOOTS:=3}" "${BENCH_DEFERRED_MEM:=16G}"
 : "${BENCH_BOOT_1G:=8}" "${BENCH_BOOT_2M:=1024}"
 guest_vars=(BENCH_REPEATS BENCH_CPU_UNITS BENCH_TINY_CHUNK BENCH_TINY_CALLS BENCH_TINY_ROUNDS BENCH_STRESS_SECS
-	BENCH_STARVE_SECS BENCH_CONTENTION_WORKERS BENCH_FALLOC_SIZE BENCH_VFIO_SIZE BENCH_VFIO_THP)
+	BENCH_STARVE_SECS BENCH_CONTENTION_WORKERS BENCH_FALLOC_SIZE BENCH_VFIO_SIZE BENCH_VFIO_THP BENCH_POPULATE_SIZE)
 settings=
 for v in "${guest_vars[@]}"; do
 	[ -z "${!v:-}" ] || settings+="$v=$(printf '%q' "${!v}") "
 done
 
-only=" ${BENCH_ONLY:-cpu tiny contention starvation containment fallocate vfio deferred boot} "
+only=" ${BENCH_ONLY:-cpu tiny contention starvation containment fallocate vfio populate deferred boot} "
 only=${only//,/ }
 for m in $only; do
 	case $m in
-	cpu|tiny|contention|starvation|containment|fallocate|vfio|deferred|boot) ;;
-	*) die "BENCH_ONLY: unknown measure '$m' (cpu tiny contention starvation containment fallocate vfio deferred boot)" ;;
+	cpu|tiny|contention|starvation|containment|fallocate|vfio|populate|deferred|boot) ;;
+	*) die "BENCH_ONLY: unknown measure '$m' (cpu tiny contention starvation containment fallocate vfio populate deferred boot)" ;;
 	esac
 done
 wanted() { [[ $only == *" $1 "* ]]; }
@@ -89,7 +90,7 @@ for k in ktask baseline; do
 	[ "$(cat "$(kernel_build_dir "$k")/.ktask-config-id" 2> /dev/null)" = "$(kernel_config_id "$k")" ] ||
 		die "the $k kernel was configured from older kernel/configs fragments: make kernel KERNEL=$k"
 done
-for f in build/meson/bench/cpu-units build/meson/tests-bats/progs/vfio-map build/meson/ktaskctl/ktaskctl; do
+for f in build/meson/bench/cpu-units build/meson/tests-bats/progs/vfio-map build/meson/tests-bats/progs/populate build/meson/ktaskctl/ktaskctl; do
 	[ -x "$KTASK_TOP/$f" ] || { "$KTASK_TOP/scripts/build-tools.sh"; break; }
 done
 command -v stress-ng > /dev/null || die "no stress-ng (make deps)"
@@ -121,6 +122,10 @@ memory_args="hugepagesz=1G hugepages=2 hugepagesz=2M hugepages=1100 intel_iommu=
 if [ -n "$memory_jobs" ]; then
 	plan+=("memory-ktask ktask 6144 $memory_args|$memory_jobs")
 	plan+=("memory-baseline baseline 6144 $memory_args|$memory_jobs")
+fi
+if wanted populate; then
+	plan+=("populate-ktask ktask 4096 ||populate")
+	plan+=("populate-baseline baseline 4096 ||populate")
 fi
 if wanted deferred; then
 	deferred_mem=$(to_mib "$BENCH_DEFERRED_MEM")

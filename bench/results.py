@@ -34,6 +34,7 @@ JOBS = {
     "deferred": ["deferred-init"],
     "boot": ["boot-1G-struct-pages", "boot-2M-pool", "boot-1G-to-init"],
     "vfio": ["vfio-map"],
+    "populate": ["populate-"],
     "contention": ["contention-nice19", "contention-nice0"],
     "starvation": ["starvation-renice", "starvation-no-renice"],
     "containment": ["containment-cgroup-2threads"],
@@ -201,11 +202,12 @@ class Results:
                      statistics.median(pairs), "median of the rounds' ktask / direct call", goal,
                      f"ktask adds {k['median'] - d['median']:.0f} ns per call (medians)")
 
-    def versus_baseline(self, name, measure, goal, what):
-        """A measure of the memory boots: ktask (and 1 thread) vs baseline."""
-        k = stats(self.samples("memory-ktask", measure, "ktask"), 1e6)
-        one = stats(self.samples("memory-ktask", measure, "1thread"), 1e6)
-        base = stats(self.samples("memory-baseline", measure, "baseline"), 1e6)
+    def versus_baseline(self, name, measure, goal, what, boot="memory"):
+        """A measure of the BOOT-ktask and BOOT-baseline boots (the memory
+        boots by default): ktask (and 1 thread) vs baseline."""
+        k = stats(self.samples(f"{boot}-ktask", measure, "ktask"), 1e6)
+        one = stats(self.samples(f"{boot}-ktask", measure, "1thread"), 1e6)
+        base = stats(self.samples(f"{boot}-baseline", measure, "baseline"), 1e6)
         if not k or not base:
             self.missing(name, "ms", goal, "not measured" + ("" if k else " (ktask boot)")
                          + ("" if base else " (baseline boot)"))
@@ -240,6 +242,30 @@ class Results:
                              f"VFIO_IOMMU_MAP_DMA of {size}, fresh buffer (pinning faults it in)")
         self.versus_baseline(f"vfio-map-{size}-populated", f"vfio-map-{size}-populated", None,
                              f"VFIO_IOMMU_MAP_DMA of {size}, MAP_POPULATE'd buffer")
+
+    def populate(self):
+        size = (self.meta("populate-ktask", "populate_size")
+                or self.meta("populate-baseline", "populate_size") or "?")
+        for thp in ("never", "always"):
+            measure = f"populate-thp-{thp}"
+            self.versus_baseline(measure, measure, ">= 1.6",
+                                 f"madvise(MADV_POPULATE_WRITE) of {size} fresh anonymous "
+                                 f"memory, THP {thp}", boot="populate")
+            e = self.entries[-1]
+            one = stats(self.samples("populate-ktask", f"populate-ceiling-thp-{thp}", "1process"), 1e6)
+            two = stats(self.samples("populate-ktask", f"populate-ceiling-thp-{thp}", "2processes"), 1e6)
+            if not one or not two:
+                continue
+            ceiling = one["median"] / two["median"]
+            e["ceiling"] = ceiling
+            e["sides"]["ceiling: 1 process"] = one
+            e["sides"]["ceiling: 2 processes, half each"] = two
+            if e.get("ratio_1thread"):
+                share = e["ratio_1thread"] / ceiling
+                e["ceiling_share"] = share
+                e["note"] = ((e["note"] + "; ") if e["note"] else "") + (
+                    f"ceiling (2 userspace processes populating half each vs 1, same boot): "
+                    f"{ceiling:.2f}x; ktask's 2-thread speedup is {share:.2f} of it (goal >= 0.9)")
 
     def per_boot(self, name, job, measure, goal, what):
         """One sample per boot, BENCH_BOOTS boots of each of the ktask kernel,

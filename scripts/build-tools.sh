@@ -5,3 +5,5 @@ set -euo pipefail
 cd "$KTASK_TOP"
 [ -f build/meson/build.ninja ] || meson setup build/meson >/dev/null
 ninja -C build/meson >/dev/null
+# The kernel's mm selftests, when a kernel tree is there to build them from.
+[ ! -d "$KTASK_SRC/tools/testing/selftests/mm" ] || "$KTASK_TOP/scripts/build-mm-selftests.sh"

@@ -8,6 +8,7 @@
 load helpers
 
 HUGETLB=$BATS_TEST_DIRNAME/progs/hugetlb.py
+POPULATE=$KTASK_TOP/build/meson/tests-bats/progs/populate
 CGROOT=/sys/fs/cgroup
 # A cgroup for the containment tests: hugetlb limits, cpuset.mems.
 HCG=$CGROOT/ktask-hugetlb
@@ -380,6 +381,25 @@ kill_inside_1g_fault() {
 	assert_line --regexp '^ktask_task_end: func=hugetlb_pages_alloc_boot_chunk size=1100 threads=[12] chunks=[0-9]+ error=0 undone=0 elapsed_ns=[0-9]+$'
 	expect "$(pool 2048 nr_hugepages)" -ge 1024 "2M nr_hugepages"
 	expect "$(pool 1048576 nr_hugepages)" -eq 2 "1G nr_hugepages"
+}
+
+@test "MADV_POPULATE_WRITE and MAP_POPULATE of hugetlbfs mappings run on ktask: every page zero" {
+	local mark="populate-hugetlbfs $BATS_TEST_NUMBER" line
+	grep -q 'tp_printk' /proc/cmdline || skip "booted without trace_event=ktask:... tp_printk"
+	echo "ktask-test: $mark" > /dev/kmsg
+	# 2 GiB of 1 GiB pages: a page spans several chunks, and the threads
+	# that reach one page together take turns on its fault mutex.
+	for line in "madv-write 2048 file=/tmp/huge1g/f" "map-populate 512 file=/tmp/huge2m/f"; do
+		run "$POPULATE" $line
+		assert_success
+		assert_output --regexp '^result=ok prefix=([0-9]+)/\1 .* content=ok$'
+		echo "# $line: ${output#*elapsed_ns=}" >&3
+		rm -f "${line##*file=}"
+	done
+	run bash -c "dmesg | sed -n '/ktask-test: $mark\$/,\$p' | grep -o 'ktask_task_end: func=populate_task_chunk .*'"
+	assert_line --index 0 --regexp '^ktask_task_end: func=populate_task_chunk size=1024 threads=2 chunks=[0-9]+ error=0 '
+	assert_line --index 1 --regexp '^ktask_task_end: func=populate_task_chunk size=256 threads=2 chunks=[0-9]+ error=0 '
+	expect_pools_restored
 }
 
 @test "kernel log is clean after the hugetlbfs tests" {

@@ -1,0 +1,105 @@
+#!/bin/bash
+# Guest side of the populate measure (bench/bench.sh; boots of 4 GiB):
+# madvise(MADV_POPULATE_WRITE) of BENCH_POPULATE_SIZE (2G) of fresh
+# anonymous memory, THP off and on (tests-bats/progs/populate).  On the ktask
+# kernel, ktask at its default maximum threads and limited to one alternate;
+# on the baseline kernel the single-threaded path runs.
+#
+# The ceiling, in the same boot: what userspace gets from the same number of
+# CPUs for the same faults, two processes each populating half the size at
+# once against one populating all of it (the calls' span), ktask at one
+# thread.
+# One discarded warm-up per THP setting: the host backs guest memory on
+# first touch.
+#
+# Settings come on the command line: BENCH_REPEATS=N BENCH_POPULATE_SIZE=S
+# bench/populate.sh
+# Samples: populate-thp-never|populate-thp-always ktask|1thread|baseline NS,
+#          populate-ceiling-thp-never|-always 1process|2processes NS.
+. "$(dirname "$0")/lib.sh"
+
+size=${BENCH_POPULATE_SIZE:-2G}
+case $size in
+*G) mib=$(( ${size%G} * 1024 )) ;;
+*M) mib=${size%M} ;;
+*) die "BENCH_POPULATE_SIZE: $size is not N[GM]" ;;
+esac
+prog=$BENCH_TOP/build/meson/tests-bats/progs/populate
+[ -x "$prog" ] || die "no $prog (make tools)"
+thp=/sys/kernel/mm/transparent_hugepage/enabled
+saved_thp=$(sed 's/.*\[\(.*\)\].*/\1/' "$thp")
+meta populate_size "$size"
+if have_ktask; then
+	default=$(cat "$KTASK_MAX_THREADS")
+	trap 'echo "$default" > "$KTASK_MAX_THREADS"; echo "$saved_thp" > "$thp"' EXIT
+	variants=(ktask 1thread)
+	meta ktask_max_threads "$default"
+else
+	trap 'echo "$saved_thp" > "$thp"' EXIT
+	variants=(baseline)
+fi
+
+# populate MIB: one populate of MIB MiB in a fresh process; sets NS (the
+# call alone, as the program times it).
+populate() {
+	local out
+	out=$("$prog" madv-write "$1" anon) || die "populate $1 MiB failed"
+	[[ $out == result=ok\ * ]] || die "populate $1 MiB: $out"
+	NS=${out#*elapsed_ns=}
+	NS=${NS%% *}
+}
+
+# ceiling N: N processes populate 1/N of the size each at once; sets NS,
+# from the first call's start to the last call's end (the processes'
+# start and exit, which frees what they populated, are outside).
+ceiling() {
+	local pids=() p first= last= out s e
+	for ((p = 0; p < $1; p++)); do
+		"$prog" madv-write $(( mib / $1 )) anon > "/tmp/ceiling.$p" &
+		pids+=($!)
+	done
+	for ((p = 0; p < $1; p++)); do
+		wait "${pids[$p]}" || die "$1 populates of $(( mib / $1 )) MiB failed"
+		out=$(< "/tmp/ceiling.$p")
+		[[ $out == result=ok\ * ]] || die "populate $(( mib / $1 )) MiB: $out"
+		s=${out#*start_ns=} e=${out#*end_ns=}
+		s=${s%% *} e=${e%% *}
+		[ -n "$first" ] && [ "$first" -le "$s" ] || first=$s
+		[ -n "$last" ] && [ "$last" -ge "$e" ] || last=$e
+	done
+	rm -f /tmp/ceiling.*
+	NS=$(( last - first ))
+}
+
+set_threads() {
+	case $1 in
+	ktask) echo "$default" > "$KTASK_MAX_THREADS" ;;
+	1thread) echo 1 > "$KTASK_MAX_THREADS" ;;
+	esac
+}
+
+for t in never always; do
+	echo "$t" > "$thp"
+	set_threads "${variants[0]}"
+	populate "$mib"		# warm-up, discarded
+	for ((r = 1; r <= BENCH_REPEATS; r++)); do
+		line=
+		for ((i = 0; i < ${#variants[@]}; i++)); do
+			var=${variants[$(( (r + i) % ${#variants[@]} ))]}
+			set_threads "$var"
+			populate "$mib"
+			sample "populate-thp-$t" "$var" "$NS"
+			line+=" $var $(ms "$NS") ms"
+		done
+		if have_ktask; then
+			set_threads 1thread
+			ceiling 1
+			sample "populate-ceiling-thp-$t" 1process "$NS"
+			line+=", ceiling: 1 process $(ms "$NS") ms"
+			ceiling 2
+			sample "populate-ceiling-thp-$t" 2processes "$NS"
+			line+=" 2 processes $(ms "$NS") ms"
+		fi
+		progress "populate $size, THP $t, round $r/$BENCH_REPEATS:$line"
+	done
+done

@@ -15,6 +15,8 @@
 # Settings come on the command line: BENCH_REPEATS=N BENCH_POPULATE_SIZE=S
 # bench/populate.sh
 # Samples: populate-thp-never|populate-thp-always ktask|1thread|baseline NS,
+#          populate-cpu-thp-never|-always ktask|1thread|baseline NS (total
+#          work: CPU time of all the call's threads, from getrusage()),
 #          populate-ceiling-thp-never|-always 1process|2processes NS.
 . "$(dirname "$0")/lib.sh"
 
@@ -40,13 +42,16 @@ else
 fi
 
 # populate MIB: one populate of MIB MiB in a fresh process; sets NS (the
-# call alone, as the program times it).
+# call alone, as the program times it) and CPU_NS (the CPU time of every
+# thread over the call).
 populate() {
 	local out
 	out=$("$prog" madv-write "$1" anon) || die "populate $1 MiB failed"
 	[[ $out == result=ok\ * ]] || die "populate $1 MiB: $out"
 	NS=${out#*elapsed_ns=}
 	NS=${NS%% *}
+	CPU_NS=${out#*cpu_ns=}
+	CPU_NS=${CPU_NS%% *}
 }
 
 # ceiling N: N processes populate 1/N of the size each at once; sets NS,
@@ -89,7 +94,8 @@ for t in never always; do
 			set_threads "$var"
 			populate "$mib"
 			sample "populate-thp-$t" "$var" "$NS"
-			line+=" $var $(ms "$NS") ms"
+			sample "populate-cpu-thp-$t" "$var" "$CPU_NS"
+			line+=" $var $(ms "$NS") ms (CPU $(ms "$CPU_NS") ms)"
 		done
 		if have_ktask; then
 			set_threads 1thread

@@ -243,6 +243,18 @@ class Results:
         self.versus_baseline(f"vfio-map-{size}-populated", f"vfio-map-{size}-populated", None,
                              f"VFIO_IOMMU_MAP_DMA of {size}, MAP_POPULATE'd buffer")
 
+    def total_work(self, name, boot, measure, what):
+        """Total work: the CPU time of all of a task's threads, ktask at its
+        default vs limited to one thread in the same boot."""
+        k = stats(self.samples(f"{boot}-ktask", measure, "ktask"), 1e6)
+        one = stats(self.samples(f"{boot}-ktask", measure, "1thread"), 1e6)
+        if not k or not one:
+            self.missing(name, "CPU ms", "<= 1.15", "not measured")
+            return
+        self.add(name, "CPU ms", what + "; ktask at its default vs limited to 1 thread, same boot",
+                 {"ktask (CPU ms)": k, "ktask 1 thread (CPU ms)": one}, k["median"], one["median"],
+                 k["median"] / one["median"], "total work: CPU time at N threads / at 1", "<= 1.15")
+
     def populate(self):
         size = (self.meta("populate-ktask", "populate_size")
                 or self.meta("populate-baseline", "populate_size") or "?")
@@ -252,6 +264,8 @@ class Results:
                                  f"madvise(MADV_POPULATE_WRITE) of {size} fresh anonymous "
                                  f"memory, THP {thp}", boot="populate")
             e = self.entries[-1]
+            self.total_work(f"populate-total-work-thp-{thp}", "populate", f"populate-cpu-thp-{thp}",
+                            f"CPU time of every thread of a 2 GiB MADV_POPULATE_WRITE, THP {thp}")
             one = stats(self.samples("populate-ktask", f"populate-ceiling-thp-{thp}", "1process"), 1e6)
             two = stats(self.samples("populate-ktask", f"populate-ceiling-thp-{thp}", "2processes"), 1e6)
             if not one or not two:

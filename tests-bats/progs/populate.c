@@ -22,6 +22,8 @@
  * resident below the first failure (prefix) out of how many, the pages
  * resident in all, the call's elapsed_ns and its start_ns and end_ns
  * (CLOCK_MONOTONIC, for callers that time several processes' calls as one),
+ * its cpu_ns (the process's user and system time over the call, helpers
+ * included),
  * and content (ok, or the first wrong offset).  With POPULATE_NODES=1 in the environment, also nodes: how
  * many of the prefix's pages are on node 0, 1, ... (move_pages(2) query).
  * Right after the call it also prints unshare, the result of
@@ -42,6 +44,7 @@
 #include <string.h>
 #include <sched.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -60,6 +63,21 @@ static void die(const char *what)
 {
 	fprintf(stderr, "populate: %s: %s\n", what, strerror(errno));
 	exit(2);
+}
+
+/*
+ * CPU time of the whole process so far, user and system: the helpers of a
+ * call are threads of the process, reaped before the call returns, so
+ * their time is in it.
+ */
+static uint64_t cpu_ns(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru))
+		die("getrusage");
+	return (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000ULL +
+	       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000ULL;
 }
 
 static uint64_t now_ns(void)
@@ -180,7 +198,7 @@ int main(int argc, char **argv)
 	int flags = MAP_PRIVATE | MAP_ANONYMOUS, fd = -1, err = 0, ret;
 	int threads, unshare_err = 0, repeat = 0, i, outlived = 0;
 	char *addr;
-	uint64_t start, end;
+	uint64_t start, end, cpu;
 	long bad;
 
 	if (argc != 4) {
@@ -214,9 +232,11 @@ int main(int argc, char **argv)
 			fprintf(stderr, "populate: map-populate takes anon, cow, shared or file=PATH\n");
 			return 2;
 		}
+		cpu = cpu_ns();
 		start = now_ns();
 		addr = mmap(NULL, len, PROT_READ | PROT_WRITE, flags | MAP_POPULATE, fd, 0);
 		end = now_ns();
+		cpu = cpu_ns() - cpu;
 		if (addr == MAP_FAILED)
 			die("mmap");
 		goto report;
@@ -235,9 +255,11 @@ int main(int argc, char **argv)
 			die("mprotect");
 	}
 
+	cpu = cpu_ns();
 	start = now_ns();
 	ret = populate_call(mode, addr, span);
 	end = now_ns();
+	cpu = cpu_ns() - cpu;
 	if (ret)
 		err = errno;
 
@@ -260,11 +282,11 @@ report:
 	total = resident(addr, len);
 	if (span != len)	/* hole-end: mincore fails on the hole */
 		total += resident(addr + len + GAP, GAP);
-	printf("result=%s prefix=%zu/%zu resident=%zu elapsed_ns=%llu start_ns=%llu end_ns=%llu",
+	printf("result=%s prefix=%zu/%zu resident=%zu elapsed_ns=%llu start_ns=%llu end_ns=%llu cpu_ns=%llu",
 	       err ? strerrorname_np(err) : "ok",
 	       resident(addr, prefix), prefix / page_size, total,
 	       (unsigned long long)(end - start), (unsigned long long)start,
-	       (unsigned long long)end);
+	       (unsigned long long)end, (unsigned long long)cpu);
 	if (repeat)
 		printf(" repeats_outlived=%d/%d", outlived, repeat);
 	printf(" unshare=%s threads=%d",

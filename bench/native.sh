@@ -13,6 +13,9 @@
 #                   Known limits), so expect 1x; it shows the clearing rate
 #   vfio-map        VFIO_IOMMU_MAP_DMA of NATIVE_VFIO_SIZE, when
 #                   NATIVE_VFIO_DEVICE names a PCI device bound to vfio-pci
+#   populate        madvise(MADV_POPULATE_WRITE) of NATIVE_POPULATE_SIZE of
+#                   fresh anonymous memory (tests-bats/progs/populate), THP
+#                   as the machine has it
 # A count's time is the median of its rounds; speedup is the 1-thread median
 # over it.  Thread counts above what ktask lets one task use (80% of the
 # CPUs) run with fewer: results.md says so.
@@ -23,13 +26,16 @@
 #                       below the CPUs, and the CPUs)
 #   NATIVE_REPEATS      rounds (5)
 #   NATIVE_MEASURES     of: synthetic-cpu fallocate-2M fallocate-1G fault-1G
-#                       vfio-map (default: all that the machine can run)
+#                       vfio-map populate (default: all that the machine
+#                       can run)
 #   NATIVE_CPU_UNITS    units of the synthetic task (4000000)
 #   NATIVE_FALLOC_SIZE  fallocate size (16G; at most a quarter of the
 #                       available memory, in whole GiB)
 #   NATIVE_VFIO_DEVICE  PCI address (0000:01:00.0) bound to vfio-pci: its
 #                       IOMMU group is opened (make tools builds vfio-map)
 #   NATIVE_VFIO_SIZE    bytes mapped per map (4G), with THP off
+#   NATIVE_POPULATE_SIZE  populate size (16G; at most a quarter of the
+#                       available memory, in whole MiB)
 set -uo pipefail
 KTASK_TOP=$(cd "$(dirname "$0")/.." && pwd)
 . "$KTASK_TOP/bench/lib.sh"
@@ -80,8 +86,12 @@ quarter=$(( avail_kb * 1024 / 4 ))
 falloc_bytes=$(( falloc_bytes >> 21 << 21 ))
 [ "$falloc_bytes" -ge $((64 << 20)) ] || die "NATIVE_FALLOC_SIZE: $falloc_bytes bytes, below 64 MiB (or too little memory)"
 falloc_1g_bytes=$(( falloc_bytes >> 30 << 30 ))
+populate_bytes=$(to_bytes "${NATIVE_POPULATE_SIZE:-16G}") || exit 1
+[ "$populate_bytes" -le "$quarter" ] || populate_bytes=$quarter
+populate_bytes=$(( populate_bytes >> 20 << 20 ))
+[ "$populate_bytes" -ge $((64 << 20)) ] || die "NATIVE_POPULATE_SIZE: $populate_bytes bytes, below 64 MiB (or too little memory)"
 
-all="synthetic-cpu fallocate-2M fallocate-1G fault-1G vfio-map"
+all="synthetic-cpu fallocate-2M fallocate-1G fault-1G vfio-map populate"
 measures=" ${NATIVE_MEASURES:-$all} "
 for m in $measures; do
 	[[ " $all " == *" $m "* ]] || die "NATIVE_MEASURES: unknown measure '$m' ($all)"
@@ -172,6 +182,16 @@ run_vfio-map() {
 	NS=$(sed -n 's/^map_ns=//p' <<< "$out")
 }
 
+run_populate() {
+	local out
+	use_threads "$1"
+	out=$("$populate" madv-write $(( populate_bytes >> 20 )) anon) ||
+		die "populate madv-write $(( populate_bytes >> 20 )) anon failed"
+	[[ $out == result=ok\ * ]] || die "populate: $out"
+	NS=${out#*elapsed_ns=}
+	NS=${NS%% *}
+}
+
 # What each measure needs, set up once.
 if wanted fallocate-2M; then
 	if mkdir "$mnt/2M" && pool "$hp2m" $(( falloc_bytes >> 21 )) &&
@@ -209,6 +229,11 @@ if wanted vfio-map; then
 	[ -z "$thp_was" ] || echo never > "$thp"
 fi
 
+if wanted populate; then
+	populate=$KTASK_TOP/build/meson/tests-bats/progs/populate
+	[ -x "$populate" ] || die "no $populate (make tools)"
+fi
+
 # The machine header, then the samples.
 {
 	meta machine "$(uname -n)"
@@ -226,6 +251,8 @@ fi
 	meta falloc_bytes "$falloc_bytes"
 	meta falloc_1g_bytes "$falloc_1g_bytes"
 	meta vfio_bytes "$vfio_bytes"
+	meta populate_bytes "$populate_bytes"
+	meta thp "$(sed -n 's/.*\[\(.*\)\].*/\1/p' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo none)"
 	meta date "$(date -u +%Y-%m-%dT%H:%MZ)"
 } > "$raw"
 echo "machine: $(uname -n), $cpus CPUs, nodes $(cat /sys/devices/system/node/online 2>/dev/null || echo 0), kernel $(uname -r)"

@@ -31,13 +31,14 @@ SEEDS = {
                  "on a 96-CPU Xeon Platinum 8160 with 754 GiB",
                  {2: 1.9, 3: 2.8, 4: 3.6, 5: 4.3, 6: 5.1, 7: 5.7, 8: 6.4, 12: 8.6, 16: 10.2}),
 }
-ORDER = ["synthetic-cpu", "fallocate-2M", "fallocate-1G", "fault-1G", "vfio-map"]
+ORDER = ["synthetic-cpu", "fallocate-2M", "fallocate-1G", "fault-1G", "vfio-map", "populate"]
 WHAT = {
     "synthetic-cpu": "synthetic cpu task ({cpu_units} units)",
     "fallocate-2M": "fallocate on hugetlbfs, 2 MiB pages ({falloc})",
     "fallocate-1G": "fallocate on hugetlbfs, 1 GiB pages ({falloc_1g})",
     "fault-1G": "one 1 GiB page faulted in by a process (cleared by the caller alone)",
     "vfio-map": "VFIO_IOMMU_MAP_DMA ({vfio})",
+    "populate": "madvise(MADV_POPULATE_WRITE) of fresh anonymous memory ({populate}, THP {thp})",
 }
 
 
@@ -93,6 +94,8 @@ def main():
         "falloc": gib(meta.get("falloc_bytes", 0)),
         "falloc_1g": gib(meta.get("falloc_1g_bytes", 0)),
         "vfio": gib(meta.get("vfio_bytes", 0)),
+        "populate": gib(meta.get("populate_bytes", 0)),
+        "thp": meta.get("thp", "?"),
     }
     md = ["# ktask on this machine (bench/native.sh)", "",
           "| machine | |", "|---|---|"]

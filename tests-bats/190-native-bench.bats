@@ -34,22 +34,26 @@ teardown() {
 @test "native bench: every thread count of each measure, a machine header, settings put back" {
 	out=$BATS_TEST_TMPDIR/native
 	run timeout 600 env NATIVE_REPEATS=2 NATIVE_CPU_UNITS=20000 NATIVE_FALLOC_SIZE=128M \
-		NATIVE_MEASURES="synthetic-cpu fallocate-2M" "$KTASK_TOP/bench/native.sh" "$out"
+		NATIVE_POPULATE_SIZE=256M NATIVE_MEASURES="synthetic-cpu fallocate-2M populate" \
+		"$KTASK_TOP/bench/native.sh" "$out"
 	expect "$status" -eq 0 "bench/native.sh status (output: $output)"
 	for f in raw.log results.json results.md; do
 		[ -s "$out/$f" ] || fail "no $out/$f"
 	done
 	expect "$(json 'd["machine"]["cpus"]' < "$out/results.json")" = "$(nproc)" "machine cpus"
 	expect "$(json 'd["machine"]["kernel"]' < "$out/results.json")" = "$(uname -r)" "machine kernel"
-	expect "$(json 'sorted(d["measures"])' < "$out/results.json")" = "['fallocate-2M', 'synthetic-cpu']" measures
+	expect "$(json 'sorted(d["measures"])' < "$out/results.json")" = "['fallocate-2M', 'populate', 'synthetic-cpu']" measures
 	# Every default count, each run NATIVE_REPEATS times.
 	expect "$(json '[r["threads"] for r in d["measures"]["fallocate-2M"]]' < "$out/results.json")" = "$(default_counts)" "fallocate-2M threads"
 	expect "$(json 'set(r["runs"] for r in d["measures"]["synthetic-cpu"])' < "$out/results.json")" = "{2}" "synthetic-cpu runs"
 	expect "$(json 'd["measures"]["synthetic-cpu"][0]["speedup"]' < "$out/results.json")" = "1.0" "1-thread speedup"
 	expect "$(json 'd["measures"]["synthetic-cpu"][1]["threads_used"]' < "$out/results.json")" -eq 2 "threads used at 2"
 	expect "$(json 'd["measures"]["fallocate-2M"][1]["ms_median"] > 0' < "$out/results.json")" = True "fallocate-2M time"
+	expect "$(json '[r["threads"] for r in d["measures"]["populate"]]' < "$out/results.json")" = "$(default_counts)" "populate threads"
+	expect "$(json 'd["measures"]["populate"][1]["ms_median"] > 0' < "$out/results.json")" = True "populate time"
 	grep -q '^| CPUs | '"$(nproc)"' |$' "$out/results.md" || fail "results.md has no CPUs row: $(cat "$out/results.md")"
 	grep -q '^## fallocate-2M: .*(128 MiB)$' "$out/results.md" || fail "results.md has no fallocate-2M section: $(cat "$out/results.md")"
+	grep -q '^## populate: .*(256 MiB, THP [a-z]*)$' "$out/results.md" || fail "results.md has no populate section: $(cat "$out/results.md")"
 	expect "$(native_state)" = "$before" "max_threads and pools after the run"
 	run bash -c 'ls -d /tmp/ktask-native.* 2>/dev/null'
 	assert_output ""

@@ -14,14 +14,7 @@
 
 size=${BENCH_FALLOC_SIZE:-2G}
 meta falloc_size "$size"
-if have_ktask; then
-	default=$(cat "$KTASK_MAX_THREADS")
-	trap 'echo "$default" > "$KTASK_MAX_THREADS"' EXIT
-	variants=(ktask 1thread)
-	meta ktask_max_threads "$default"
-else
-	variants=(baseline)
-fi
+ktask_variants
 
 mkdir -p /tmp/b1g /tmp/b2m
 mount -t hugetlbfs -o pagesize=1G none /tmp/b1g || die "no 1 GiB hugetlbfs"
@@ -30,10 +23,7 @@ mount -t hugetlbfs -o pagesize=2M none /tmp/b2m || die "no 2 MiB hugetlbfs"
 # falloc DIR VARIANT: one fallocate of $size; sets NS.
 falloc() {
 	local start
-	case $2 in
-	ktask) echo "$default" > "$KTASK_MAX_THREADS" ;;
-	1thread) echo 1 > "$KTASK_MAX_THREADS" ;;
-	esac
+	use_variant "$2"
 	start=$(now_ns)
 	fallocate -l "$size" "$1/f" || die "fallocate -l $size $1/f failed"
 	NS=$(( $(now_ns) - start ))
@@ -42,12 +32,12 @@ falloc() {
 
 for pages in 1G 2M; do
 	dir=/tmp/b${pages,,}
-	falloc "$dir" "${variants[0]}"	# warm-up, discarded
+	falloc "$dir" "${VARIANTS[0]}"	# warm-up, discarded
 	for ((r = 1; r <= BENCH_REPEATS; r++)); do
 		line=
 		# Alternate, the first variant changing each round.
-		for ((i = 0; i < ${#variants[@]}; i++)); do
-			var=${variants[$(( (r + i) % ${#variants[@]} ))]}
+		for ((i = 0; i < ${#VARIANTS[@]}; i++)); do
+			var=${VARIANTS[$(( (r + i) % ${#VARIANTS[@]} ))]}
 			falloc "$dir" "$var"
 			sample "fallocate-$pages" "$var" "$NS"
 			line+=" $var $(ms "$NS") ms"

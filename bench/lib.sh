@@ -70,6 +70,47 @@ median() {
 	printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
 }
 
+# at_exit COMMAND: run COMMAND (a string, for eval) when the script exits,
+# after those registered before it; one EXIT trap holds them all.
+BENCH_AT_EXIT=
+at_exit() {
+	BENCH_AT_EXIT+="$1; "
+	trap 'eval "$BENCH_AT_EXIT"' EXIT
+}
+
+# ktask_variants: the variants a measure alternates, in VARIANTS: on the
+# ktask kernel ktask at its default maximum threads (KTASK_DEFAULT, put
+# back on exit) and limited to one, on the baseline kernel its one path.
+ktask_variants() {
+	if have_ktask; then
+		KTASK_DEFAULT=$(cat "$KTASK_MAX_THREADS")
+		# shellcheck disable=SC2016  # expanded at exit
+		at_exit 'echo "$KTASK_DEFAULT" > "$KTASK_MAX_THREADS"'
+		# shellcheck disable=SC2034  # the measure's script reads it
+		VARIANTS=(ktask 1thread)
+		meta ktask_max_threads "$KTASK_DEFAULT"
+	else
+		# shellcheck disable=SC2034
+		VARIANTS=(baseline)
+	fi
+}
+
+# use_variant VARIANT: ktask's maximum threads for VARIANT (ktask_variants).
+use_variant() {
+	case $1 in
+	ktask) echo "$KTASK_DEFAULT" > "$KTASK_MAX_THREADS" ;;
+	1thread) echo 1 > "$KTASK_MAX_THREADS" ;;
+	esac
+}
+
+# field VAR KEY LINE: VAR set to the value of KEY in a line of KEY=VALUE
+# words (a program's one-line report).
+field() {
+	local v=${3#*"$2"=}
+	[ "$v" != "$3" ] || die "no $2= in: $3"
+	printf -v "$1" '%s' "${v%% *}"
+}
+
 # thp_for_vfio: transparent huge pages as BENCH_VFIO_THP says (never) until
 # the script exits.  With "always" a fresh buffer gets 2M pages only while
 # the guest has free 2M blocks, so a map's time follows the guest's
@@ -80,5 +121,6 @@ thp_for_vfio() {
 	THP_WAS=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$thp" 2> /dev/null)
 	[ -n "$THP_WAS" ] || return 0
 	echo "${BENCH_VFIO_THP:-never}" > "$thp" || die "cannot set THP to ${BENCH_VFIO_THP:-never}"
-	trap 'echo "$THP_WAS" > /sys/kernel/mm/transparent_hugepage/enabled' EXIT
+	# shellcheck disable=SC2016  # expanded at exit
+	at_exit 'echo "$THP_WAS" > /sys/kernel/mm/transparent_hugepage/enabled'
 }

@@ -188,8 +188,7 @@ run_populate() {
 	out=$("$populate" madv-write $(( populate_bytes >> 20 )) anon) ||
 		die "populate madv-write $(( populate_bytes >> 20 )) anon failed"
 	[[ $out == result=ok\ * ]] || die "populate: $out"
-	NS=${out#*elapsed_ns=}
-	NS=${NS%% *}
+	field NS elapsed_ns "$out"
 }
 
 # What each measure needs, set up once.

@@ -29,17 +29,12 @@ esac
 prog=$BENCH_TOP/build/meson/tests-bats/progs/populate
 [ -x "$prog" ] || die "no $prog (make tools)"
 thp=/sys/kernel/mm/transparent_hugepage/enabled
+# shellcheck disable=SC2034  # read at exit
 saved_thp=$(sed 's/.*\[\(.*\)\].*/\1/' "$thp")
+# shellcheck disable=SC2016  # expanded at exit
+at_exit 'echo "$saved_thp" > "$thp"'
 meta populate_size "$size"
-if have_ktask; then
-	default=$(cat "$KTASK_MAX_THREADS")
-	trap 'echo "$default" > "$KTASK_MAX_THREADS"; echo "$saved_thp" > "$thp"' EXIT
-	variants=(ktask 1thread)
-	meta ktask_max_threads "$default"
-else
-	trap 'echo "$saved_thp" > "$thp"' EXIT
-	variants=(baseline)
-fi
+ktask_variants
 
 # populate MIB: one populate of MIB MiB in a fresh process; sets NS (the
 # call alone, as the program times it) and CPU_NS (the CPU time of every
@@ -48,10 +43,8 @@ populate() {
 	local out
 	out=$("$prog" madv-write "$1" anon) || die "populate $1 MiB failed"
 	[[ $out == result=ok\ * ]] || die "populate $1 MiB: $out"
-	NS=${out#*elapsed_ns=}
-	NS=${NS%% *}
-	CPU_NS=${out#*cpu_ns=}
-	CPU_NS=${CPU_NS%% *}
+	field NS elapsed_ns "$out"
+	field CPU_NS cpu_ns "$out"
 }
 
 # ceiling N: N processes populate 1/N of the size each at once; sets NS,
@@ -67,8 +60,8 @@ ceiling() {
 		wait "${pids[$p]}" || die "$1 populates of $(( mib / $1 )) MiB failed"
 		out=$(< "/tmp/ceiling.$p")
 		[[ $out == result=ok\ * ]] || die "populate $(( mib / $1 )) MiB: $out"
-		s=${out#*start_ns=} e=${out#*end_ns=}
-		s=${s%% *} e=${e%% *}
+		field s start_ns "$out"
+		field e end_ns "$out"
 		[ -n "$first" ] && [ "$first" -le "$s" ] || first=$s
 		[ -n "$last" ] && [ "$last" -ge "$e" ] || last=$e
 	done
@@ -76,29 +69,22 @@ ceiling() {
 	NS=$(( last - first ))
 }
 
-set_threads() {
-	case $1 in
-	ktask) echo "$default" > "$KTASK_MAX_THREADS" ;;
-	1thread) echo 1 > "$KTASK_MAX_THREADS" ;;
-	esac
-}
-
 for t in never always; do
 	echo "$t" > "$thp"
-	set_threads "${variants[0]}"
+	use_variant "${VARIANTS[0]}"
 	populate "$mib"		# warm-up, discarded
 	for ((r = 1; r <= BENCH_REPEATS; r++)); do
 		line=
-		for ((i = 0; i < ${#variants[@]}; i++)); do
-			var=${variants[$(( (r + i) % ${#variants[@]} ))]}
-			set_threads "$var"
+		for ((i = 0; i < ${#VARIANTS[@]}; i++)); do
+			var=${VARIANTS[$(( (r + i) % ${#VARIANTS[@]} ))]}
+			use_variant "$var"
 			populate "$mib"
 			sample "populate-thp-$t" "$var" "$NS"
 			sample "populate-cpu-thp-$t" "$var" "$CPU_NS"
 			line+=" $var $(ms "$NS") ms (CPU $(ms "$CPU_NS") ms)"
 		done
 		if have_ktask; then
-			set_threads 1thread
+			use_variant 1thread
 			ceiling 1
 			sample "populate-ceiling-thp-$t" 1process "$NS"
 			line+=", ceiling: 1 process $(ms "$NS") ms"

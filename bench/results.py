@@ -265,7 +265,7 @@ class Results:
                                  f"memory, THP {thp}", boot="populate")
             e = self.entries[-1]
             self.total_work(f"populate-total-work-thp-{thp}", "populate", f"populate-cpu-thp-{thp}",
-                            f"CPU time of every thread of a 2 GiB MADV_POPULATE_WRITE, THP {thp}")
+                            f"CPU time of every thread of a {size} MADV_POPULATE_WRITE, THP {thp}")
             one = stats(self.samples("populate-ktask", f"populate-ceiling-thp-{thp}", "1process"), 1e6)
             two = stats(self.samples("populate-ktask", f"populate-ceiling-thp-{thp}", "2processes"), 1e6)
             if not one or not two:

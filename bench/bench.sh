@@ -8,7 +8,7 @@
 #   boot "synthetic" (ktask, 4G): cpu, tiny, contention, starvation
 #   boots "memory-ktask", "memory-baseline" (6G, 1 GiB + 2 MiB pages
 #     reserved, intel-iommu + edu): fallocate, vfio-dma
-#   boots "populate-ktask", "populate-baseline" (4G): populate
+#   boots "populate-ktask", "populate-baseline" (4G): populate, shmem-fallocate
 #   BENCH_BOOTS x boots "deferred-{ktask,1thread,baseline}-N" (16G)
 #   BENCH_BOOTS x boots "boot-{ktask,1thread,baseline}-N" (1 GiB and 2 MiB
 #     pages reserved on the command line): boot
@@ -18,7 +18,8 @@
 #   BENCH_REPEATS    timed runs per variant after the warm-up (5; QUICK 3)
 #   BENCH_BOOTS      boots per kernel for deferred init and boot (3; QUICK 1)
 #   BENCH_ONLY       measures to run, of: cpu tiny contention starvation
-#                    containment fallocate vfio populate deferred boot (default: all)
+#                    containment fallocate vfio populate shmem-fallocate deferred boot
+#                    (default: all)
 #   VM_SMP (2), VM_NODES (2), VM_MEM (raises every guest's memory; never
 #   below a measure's need), VM_APPEND, VM_QEMU_ARGS, VM_TIMEOUT (1800)
 #   BENCH_DEFERRED_MEM (16G; QUICK 8G): the deferred init guests' memory
@@ -52,12 +53,12 @@ for v in "${guest_vars[@]}"; do
 	[ -z "${!v:-}" ] || settings+="$v=$(printf '%q' "${!v}") "
 done
 
-only=" ${BENCH_ONLY:-cpu tiny contention starvation containment fallocate vfio populate deferred boot} "
+only=" ${BENCH_ONLY:-cpu tiny contention starvation containment fallocate vfio populate shmem-fallocate deferred boot} "
 only=${only//,/ }
 for m in $only; do
 	case $m in
-	cpu|tiny|contention|starvation|containment|fallocate|vfio|populate|deferred|boot) ;;
-	*) die "BENCH_ONLY: unknown measure '$m' (cpu tiny contention starvation containment fallocate vfio populate deferred boot)" ;;
+	cpu|tiny|contention|starvation|containment|fallocate|vfio|populate|shmem-fallocate|deferred|boot) ;;
+	*) die "BENCH_ONLY: unknown measure '$m' (cpu tiny contention starvation containment fallocate vfio populate shmem-fallocate deferred boot)" ;;
 	esac
 done
 wanted() { [[ $only == *" $1 "* ]]; }
@@ -90,7 +91,7 @@ for k in ktask baseline; do
 	[ "$(cat "$(kernel_build_dir "$k")/.ktask-config-id" 2> /dev/null)" = "$(kernel_config_id "$k")" ] ||
 		die "the $k kernel was configured from older kernel/configs fragments: make kernel KERNEL=$k"
 done
-for f in build/meson/bench/cpu-units build/meson/tests-bats/progs/vfio-map build/meson/tests-bats/progs/populate build/meson/ktaskctl/ktaskctl; do
+for f in build/meson/bench/cpu-units build/meson/tests-bats/progs/vfio-map build/meson/tests-bats/progs/populate build/meson/tests-bats/progs/falloc build/meson/ktaskctl/ktaskctl; do
 	[ -x "$KTASK_TOP/$f" ] || { "$KTASK_TOP/scripts/build-tools.sh"; break; }
 done
 command -v stress-ng > /dev/null || die "no stress-ng (make deps)"
@@ -123,9 +124,14 @@ if [ -n "$memory_jobs" ]; then
 	plan+=("memory-ktask ktask 6144 $memory_args|$memory_jobs")
 	plan+=("memory-baseline baseline 6144 $memory_args|$memory_jobs")
 fi
-if wanted populate; then
-	plan+=("populate-ktask ktask 4096 ||populate")
-	plan+=("populate-baseline baseline 4096 ||populate")
+# The prefault users share a boot of 4 GiB, 2 of them for the measures.
+prefault_jobs=
+for j in populate shmem-fallocate; do
+	wanted "$j" && prefault_jobs+="$j "
+done
+if [ -n "$prefault_jobs" ]; then
+	plan+=("populate-ktask ktask 4096 ||$prefault_jobs")
+	plan+=("populate-baseline baseline 4096 ||$prefault_jobs")
 fi
 if wanted deferred; then
 	deferred_mem=$(to_mib "$BENCH_DEFERRED_MEM")

@@ -124,3 +124,38 @@ thp_for_vfio() {
 	# shellcheck disable=SC2016  # expanded at exit
 	at_exit 'echo "$THP_WAS" > /sys/kernel/mm/transparent_hugepage/enabled'
 }
+
+# size_mib SIZE: SIZE (N[GM]) in MiB.
+size_mib() {
+	case $1 in
+	*G) echo $(( ${1%G} * 1024 )) ;;
+	*M) echo "${1%M}" ;;
+	*) die "$1 is not N[GM]" ;;
+	esac
+}
+
+# ceiling N MIB PROG ARGS...: what userspace gets from N CPUs for the same
+# work, N processes running PROG ARGS at once, each with MIB/N MiB in place
+# of the argument @MIB@.  Sets NS to the span from the first call's start to
+# the last call's end (the programs report start_ns and end_ns), so that the
+# processes' start and exit stay outside.
+ceiling() {
+	local n=$1 mib=$2 pids=() p first='' last='' out s e
+	shift 2
+	for ((p = 0; p < n; p++)); do
+		"${@/@MIB@/$(( mib / n ))}" > "/tmp/ceiling.$p" &
+		pids+=($!)
+	done
+	for ((p = 0; p < n; p++)); do
+		wait "${pids[$p]}" || die "$n processes of $* at $(( mib / n )) MiB each failed"
+		out=$(< "/tmp/ceiling.$p")
+		[[ $out == result=ok\ * ]] || die "$* at $(( mib / n )) MiB: $out"
+		field s start_ns "$out"
+		field e end_ns "$out"
+		[ -n "$first" ] && [ "$first" -le "$s" ] || first=$s
+		[ -n "$last" ] && [ "$last" -ge "$e" ] || last=$e
+	done
+	rm -f /tmp/ceiling.*
+	# shellcheck disable=SC2034  # the measure's script reads it
+	NS=$(( last - first ))
+}

@@ -21,11 +21,7 @@
 . "$(dirname "$0")/lib.sh"
 
 size=${BENCH_POPULATE_SIZE:-2G}
-case $size in
-*G) mib=$(( ${size%G} * 1024 )) ;;
-*M) mib=${size%M} ;;
-*) die "BENCH_POPULATE_SIZE: $size is not N[GM]" ;;
-esac
+mib=$(size_mib "$size") || exit 1
 prog=$BENCH_TOP/build/meson/tests-bats/progs/populate
 [ -x "$prog" ] || die "no $prog (make tools)"
 thp=/sys/kernel/mm/transparent_hugepage/enabled
@@ -47,28 +43,6 @@ populate() {
 	field CPU_NS cpu_ns "$out"
 }
 
-# ceiling N: N processes populate 1/N of the size each at once; sets NS,
-# from the first call's start to the last call's end (the processes'
-# start and exit, which frees what they populated, are outside).
-ceiling() {
-	local pids=() p first= last= out s e
-	for ((p = 0; p < $1; p++)); do
-		"$prog" madv-write $(( mib / $1 )) anon > "/tmp/ceiling.$p" &
-		pids+=($!)
-	done
-	for ((p = 0; p < $1; p++)); do
-		wait "${pids[$p]}" || die "$1 populates of $(( mib / $1 )) MiB failed"
-		out=$(< "/tmp/ceiling.$p")
-		[[ $out == result=ok\ * ]] || die "populate $(( mib / $1 )) MiB: $out"
-		field s start_ns "$out"
-		field e end_ns "$out"
-		[ -n "$first" ] && [ "$first" -le "$s" ] || first=$s
-		[ -n "$last" ] && [ "$last" -ge "$e" ] || last=$e
-	done
-	rm -f /tmp/ceiling.*
-	NS=$(( last - first ))
-}
-
 for t in never always; do
 	echo "$t" > "$thp"
 	use_variant "${VARIANTS[0]}"
@@ -85,10 +59,10 @@ for t in never always; do
 		done
 		if have_ktask; then
 			use_variant 1thread
-			ceiling 1
+			ceiling 1 "$mib" "$prog" madv-write @MIB@ anon
 			sample "populate-ceiling-thp-$t" 1process "$NS"
 			line+=", ceiling: 1 process $(ms "$NS") ms"
-			ceiling 2
+			ceiling 2 "$mib" "$prog" madv-write @MIB@ anon
 			sample "populate-ceiling-thp-$t" 2processes "$NS"
 			line+=" 2 processes $(ms "$NS") ms"
 		fi

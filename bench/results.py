@@ -35,6 +35,7 @@ JOBS = {
     "boot": ["boot-1G-struct-pages", "boot-2M-pool", "boot-1G-to-init"],
     "vfio": ["vfio-map"],
     "populate": ["populate-"],
+    "shmem-fallocate": ["shmem-fallocate"],
     "contention": ["contention-nice19", "contention-nice0"],
     "starvation": ["starvation-renice", "starvation-no-renice"],
     "containment": ["containment-cgroup-2threads"],
@@ -266,20 +267,36 @@ class Results:
             e = self.entries[-1]
             self.total_work(f"populate-total-work-thp-{thp}", "populate", f"populate-cpu-thp-{thp}",
                             f"CPU time of every thread of a {size} MADV_POPULATE_WRITE, THP {thp}")
-            one = stats(self.samples("populate-ktask", f"populate-ceiling-thp-{thp}", "1process"), 1e6)
-            two = stats(self.samples("populate-ktask", f"populate-ceiling-thp-{thp}", "2processes"), 1e6)
-            if not one or not two:
-                continue
-            ceiling = one["median"] / two["median"]
-            e["ceiling"] = ceiling
-            e["sides"]["ceiling: 1 process"] = one
-            e["sides"]["ceiling: 2 processes, half each"] = two
-            if e.get("ratio_1thread"):
-                share = e["ratio_1thread"] / ceiling
-                e["ceiling_share"] = share
-                e["note"] = ((e["note"] + "; ") if e["note"] else "") + (
-                    f"ceiling (2 userspace processes populating half each vs 1, same boot): "
-                    f"{ceiling:.2f}x; ktask's 2-thread speedup is {share:.2f} of it (goal >= 0.9)")
+            self.ceiling(e, "populate", f"populate-ceiling-thp-{thp}", "populating")
+
+    def shmem_fallocate(self):
+        size = (self.meta("populate-ktask", "shmem_falloc_size")
+                or self.meta("populate-baseline", "shmem_falloc_size") or "?")
+        self.versus_baseline("shmem-fallocate", "shmem-fallocate", ">= 1.6",
+                             f"fallocate(2) of a new {size} memfd, 4 KiB pages", boot="populate")
+        e = self.entries[-1]
+        self.total_work("shmem-fallocate-total-work", "populate", "shmem-fallocate-cpu",
+                        f"CPU time of every thread of a {size} memfd fallocate")
+        self.ceiling(e, "populate", "shmem-fallocate-ceiling", "preallocating")
+
+    def ceiling(self, e, boot, measure, doing):
+        """Adds to entry E the ceiling of its 2-thread speedup, MEASURE's
+        samples in the BOOT-ktask boot: 2 userspace processes DOING half
+        each at once vs 1 doing all, and ktask's share of it."""
+        one = stats(self.samples(f"{boot}-ktask", measure, "1process"), 1e6)
+        two = stats(self.samples(f"{boot}-ktask", measure, "2processes"), 1e6)
+        if not one or not two:
+            return
+        ceiling = one["median"] / two["median"]
+        e["ceiling"] = ceiling
+        e["sides"]["ceiling: 1 process"] = one
+        e["sides"]["ceiling: 2 processes, half each"] = two
+        if e.get("ratio_1thread"):
+            share = e["ratio_1thread"] / ceiling
+            e["ceiling_share"] = share
+            e["note"] = ((e["note"] + "; ") if e["note"] else "") + (
+                f"ceiling (2 userspace processes {doing} half each vs 1, same boot): "
+                f"{ceiling:.2f}x; ktask's 2-thread speedup is {share:.2f} of it (goal >= 0.9)")
 
     def per_boot(self, name, job, measure, goal, what):
         """One sample per boot, BENCH_BOOTS boots of each of the ktask kernel,
@@ -390,7 +407,7 @@ class Results:
         ran = self.env.get("only", " ".join(JOBS)).split()
         for job in JOBS:
             if job in ran:
-                getattr(self, job)()
+                getattr(self, job.replace("-", "_"))()
         # A job the guest reported as failed.
         failed = sorted({j.replace("-dma", "") for b in self.boots for j in b.failed_jobs})
         for e in self.entries:

@@ -107,6 +107,33 @@ class Results(unittest.TestCase):
             for key in ("name", "unit", "ktask", "baseline", "ratio", "goal", "met"):
                 self.assertIn(key, f1)
 
+    def test_prefault_measures(self):
+        """The populate boots: speedups, total work and the ceiling share."""
+        with tempfile.TemporaryDirectory() as out:
+            raw(out, "populate-ktask", "ktask",
+                ["@meta populate_size 2G", "@meta shmem_falloc_size 2G"]
+                + samples("shmem-fallocate", "ktask", 50, 52, 54)
+                + samples("shmem-fallocate", "1thread", 100, 100, 100)
+                + samples("shmem-fallocate-cpu", "ktask", 104, 110, 108)
+                + samples("shmem-fallocate-cpu", "1thread", 100, 100, 100)
+                + samples("shmem-fallocate-ceiling", "1process", 100, 100, 100)
+                + samples("shmem-fallocate-ceiling", "2processes", 55, 55, 55))
+            raw(out, "populate-baseline", "baseline",
+                samples("shmem-fallocate", "baseline", 104, 104, 104))
+            m, md, r = self.run_results(out, "shmem-fallocate")
+            e = m["shmem-fallocate"]
+            self.assertAlmostEqual(e["ratio"], 2.0)           # baseline 104 / ktask 52
+            self.assertTrue(e["met"])
+            self.assertAlmostEqual(e["ratio_1thread"], 100 / 52)
+            self.assertAlmostEqual(e["ceiling"], 100 / 55)
+            self.assertAlmostEqual(e["ceiling_share"], (100 / 52) / (100 / 55))
+            self.assertIn("preallocating half each", e["note"])
+            w = m["shmem-fallocate-total-work"]
+            self.assertAlmostEqual(w["ratio"], 1.08)          # CPU at 2 threads / at 1
+            self.assertTrue(w["met"])
+            self.assertNotIn("populate-thp-never", m)         # not asked for
+            self.assertIn("| shmem-fallocate |", md)
+
     def test_boot_measure(self):
         with tempfile.TemporaryDirectory() as out:
             for n, (k, one, base) in enumerate(((100, 180, 110), (120, 170, 100), (90, 200, 130)), 1):

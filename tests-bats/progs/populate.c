@@ -49,6 +49,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#define PROG	"populate"
+#include "call-probe.h"
+
 #ifndef MADV_POPULATE_READ
 #define MADV_POPULATE_READ	22
 #define MADV_POPULATE_WRITE	23
@@ -58,35 +61,6 @@
 #define GAP		(2 * MIB)	/* a hole or a PROT_NONE region: one PMD */
 
 static long page_size;
-
-static void die(const char *what)
-{
-	fprintf(stderr, "populate: %s: %s\n", what, strerror(errno));
-	exit(2);
-}
-
-/*
- * CPU time of the whole process so far, user and system: the helpers of a
- * call are threads of the process, reaped before the call returns, so
- * their time is in it.
- */
-static uint64_t cpu_ns(void)
-{
-	struct rusage ru;
-
-	if (getrusage(RUSAGE_SELF, &ru))
-		die("getrusage");
-	return (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000ULL +
-	       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000ULL;
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
 
 /* A memfd of len bytes whose every 8-byte word holds its offset. */
 static int pattern_memfd(size_t len)
@@ -105,22 +79,6 @@ static int pattern_memfd(size_t len)
 	}
 	free(buf);
 	return fd;
-}
-
-/* The Threads: line of /proc/self/status. */
-static int nr_threads(void)
-{
-	char line[256];
-	int n = -1;
-	FILE *f = fopen("/proc/self/status", "r");
-
-	if (!f)
-		die("/proc/self/status");
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "Threads: %d", &n) == 1)
-			break;
-	fclose(f);
-	return n;
 }
 
 static size_t resident(char *addr, size_t len)

@@ -34,7 +34,7 @@ JOBS = {
     "deferred": ["deferred-init"],
     "boot": ["boot-1G-struct-pages", "boot-2M-pool", "boot-1G-to-init"],
     "vfio": ["vfio-map"],
-    "populate": ["populate-"],
+    "populate": ["populate-", "munmap-"],
     "shmem-fallocate": ["shmem-fallocate"],
     "contention": ["contention-nice19", "contention-nice0"],
     "starvation": ["starvation-renice", "starvation-no-renice"],
@@ -268,6 +268,35 @@ class Results:
             self.total_work(f"populate-total-work-thp-{thp}", "populate", f"populate-cpu-thp-{thp}",
                             f"CPU time of every thread of a {size} MADV_POPULATE_WRITE, THP {thp}")
             self.ceiling(e, "populate", f"populate-ceiling-thp-{thp}", "populating")
+            self.munmap(thp, size, e)
+
+    def munmap(self, thp, size, populate):
+        """The assessment of a parallel free at munmap/exit (not converted):
+        the munmap() of the populated range, single-threaded on both
+        kernels, against the populate before it, and the most splitting it
+        could get, 2 userspace processes freeing half each at once."""
+        name = f"munmap-thp-{thp}"
+        m = stats(self.samples("populate-ktask", name, "1thread"), 1e6)
+        base = stats(self.samples("populate-baseline", name, "baseline"), 1e6)
+        one = stats(self.samples("populate-ktask", f"munmap-ceiling-thp-{thp}", "1process"), 1e6)
+        two = stats(self.samples("populate-ktask", f"munmap-ceiling-thp-{thp}", "2processes"), 1e6)
+        if not m or not one or not two:
+            self.missing(name, "ms", None, "not measured")
+            return
+        sides = {"munmap, ktask kernel": m}
+        if base:
+            sides["munmap, baseline kernel"] = base
+        sides["ceiling: 1 process"] = one
+        sides["ceiling: 2 processes, half each"] = two
+        note = None
+        if populate.get("ktask_1thread"):
+            note = (f"munmap takes {m['median'] / populate['ktask_1thread']:.1%} of the "
+                    f"1-thread populate before it ({populate['ktask_1thread']:.0f} ms); "
+                    f"2 threads could save at most {m['median'] * (1 - two['median'] / one['median']):.0f} ms")
+        self.add(name, "ms", f"munmap() of the {size} just populated, THP {thp} (not converted: "
+                 "the ceiling says what a parallel free could get)", sides, m["median"],
+                 base["median"] if base else None, one["median"] / two["median"],
+                 "ceiling: 1 process / 2 processes freeing half each", None, note)
 
     def shmem_fallocate(self):
         size = (self.meta("populate-ktask", "shmem_falloc_size")

@@ -132,7 +132,30 @@ class Results(unittest.TestCase):
             self.assertAlmostEqual(w["ratio"], 1.08)          # CPU at 2 threads / at 1
             self.assertTrue(w["met"])
             self.assertNotIn("populate-thp-never", m)         # not asked for
+            self.assertNotIn("munmap-thp-never", m)
             self.assertIn("| shmem-fallocate |", md)
+
+        with tempfile.TemporaryDirectory() as out:
+            lines = ["@meta populate_size 2G"]
+            for thp in ("never", "always"):
+                lines += (samples(f"populate-thp-{thp}", "ktask", 50, 50, 50)
+                          + samples(f"populate-thp-{thp}", "1thread", 100, 100, 100)
+                          + samples(f"populate-cpu-thp-{thp}", "ktask", 100, 100, 100)
+                          + samples(f"populate-cpu-thp-{thp}", "1thread", 100, 100, 100)
+                          + samples(f"munmap-thp-{thp}", "1thread", 4, 5, 6)
+                          + samples(f"munmap-ceiling-thp-{thp}", "1process", 5, 5, 5)
+                          + samples(f"munmap-ceiling-thp-{thp}", "2processes", 4, 4, 4))
+            raw(out, "populate-ktask", "ktask", lines)
+            raw(out, "populate-baseline", "baseline",
+                samples("populate-thp-never", "baseline", 100, 100, 100)
+                + samples("populate-thp-always", "baseline", 100, 100, 100))
+            m, md, r = self.run_results(out, "populate")
+            u = m["munmap-thp-never"]
+            self.assertAlmostEqual(u["ktask"], 5)
+            self.assertAlmostEqual(u["ratio"], 5 / 4)         # the freeing ceiling
+            self.assertIsNone(u["met"])                       # an assessment, no goal
+            self.assertIn("munmap takes 5.0% of the 1-thread populate", u["note"])
+            self.assertIn("could save at most 1 ms", u["note"])
 
     def test_boot_measure(self):
         with tempfile.TemporaryDirectory() as out:

@@ -32,6 +32,8 @@
  * threads then (1).  With POPULATE_REPEAT=N, N more calls on the populated
  * range follow (quick ones: the helpers' start and exit is most of them),
  * and repeats_outlived counts those after which unshare failed.
+ * With POPULATE_MUNMAP set, the range is then unmapped, timed (see
+ * timed_munmap()).
  * Exits 0 whatever the call returned: the caller compares.
  */
 #define _GNU_SOURCE
@@ -149,6 +151,34 @@ static int populate_call(const char *mode, char *addr, size_t len)
 	exit(2);
 }
 
+/*
+ * POPULATE_MUNMAP=now|FIFO: after the report, munmap the range and report
+ * that on a second line, munmap_ns, munmap_start_ns and munmap_end_ns; with
+ * a FIFO, only once a byte can be read from it, so that several processes
+ * free at once (bench/populate.sh's freeing ceiling).
+ */
+static void timed_munmap(const char *when, char *addr, size_t len)
+{
+	uint64_t start, end;
+	char go;
+
+	fflush(stdout);
+	if (strcmp(when, "now")) {
+		int fd = open(when, O_RDONLY);
+
+		if (fd < 0 || read(fd, &go, 1) != 1)
+			die(when);
+		close(fd);
+	}
+	start = now_ns();
+	if (munmap(addr, len))
+		die("munmap");
+	end = now_ns();
+	printf("munmap_ns=%llu munmap_start_ns=%llu munmap_end_ns=%llu\n",
+	       (unsigned long long)(end - start), (unsigned long long)start,
+	       (unsigned long long)end);
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode, *layout;
@@ -256,5 +286,7 @@ report:
 		printf(" content=ok\n");
 	else
 		printf(" content=bad@%ld\n", bad);
+	if (getenv("POPULATE_MUNMAP"))
+		timed_munmap(getenv("POPULATE_MUNMAP"), addr, span);
 	return 0;
 }

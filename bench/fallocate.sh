@@ -9,7 +9,9 @@
 #
 # Settings come on the command line (the guest sees none of the host's
 # environment): BENCH_REPEATS=N BENCH_FALLOC_SIZE=S bench/fallocate.sh
-# Samples: fallocate-1G|fallocate-2M ktask|1thread|baseline NS.
+# Samples: fallocate-1G|fallocate-2M ktask|1thread|baseline NS,
+#          fallocate-cpu-1G|-2M ktask|1thread|baseline NS (total work: CPU
+#          time of all the call's threads, from getrusage()).
 . "$(dirname "$0")/lib.sh"
 
 size=${BENCH_FALLOC_SIZE:-2G}
@@ -20,13 +22,19 @@ mkdir -p /tmp/b1g /tmp/b2m
 mount -t hugetlbfs -o pagesize=1G none /tmp/b1g || die "no 1 GiB hugetlbfs"
 mount -t hugetlbfs -o pagesize=2M none /tmp/b2m || die "no 2 MiB hugetlbfs"
 
-# falloc DIR VARIANT: one fallocate of $size; sets NS.
+mib=$(size_mib "$size") || exit 1
+prog=$BENCH_TOP/build/meson/tests-bats/progs/falloc
+[ -x "$prog" ] || die "no $prog (make tools)"
+
+# falloc DIR VARIANT: one fallocate of $size (tests-bats/progs/falloc); sets
+# NS (the call alone) and CPU_NS (the CPU time of every thread over it).
 falloc() {
-	local start
+	local out
 	use_variant "$2"
-	start=$(now_ns)
-	fallocate -l "$size" "$1/f" || die "fallocate -l $size $1/f failed"
-	NS=$(( $(now_ns) - start ))
+	out=$("$prog" "$1/f" 0 "$mib") || die "falloc $1/f 0 $mib failed"
+	[[ $out == result=ok\ * ]] || die "falloc $1/f 0 $mib: $out"
+	field NS elapsed_ns "$out"
+	field CPU_NS cpu_ns "$out"
 	rm -f "$1/f"
 }
 
@@ -40,7 +48,8 @@ for pages in 1G 2M; do
 			var=${VARIANTS[$(( (r + i) % ${#VARIANTS[@]} ))]}
 			falloc "$dir" "$var"
 			sample "fallocate-$pages" "$var" "$NS"
-			line+=" $var $(ms "$NS") ms"
+			sample "fallocate-cpu-$pages" "$var" "$CPU_NS"
+			line+=" $var $(ms "$NS") ms (CPU $(ms "$CPU_NS") ms)"
 		done
 		progress "fallocate $size, $pages pages, round $r/$BENCH_REPEATS:$line"
 	done

@@ -30,7 +30,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 JOBS = {
     "cpu": ["synthetic-cpu-1thread", "synthetic-cpu-speedup"],
     "tiny": ["tiny-task", "tiny-task-2x", "tiny-task-1unit"],
-    "fallocate": ["fallocate-1G-pages", "fallocate-2M-pages"],
+    "fallocate": ["fallocate-1G-pages", "fallocate-2M-pages", "fallocate-total-work-"],
     "deferred": ["deferred-init"],
     "boot": ["boot-1G-struct-pages", "boot-2M-pool", "boot-1G-to-init"],
     "vfio": ["vfio-map"],
@@ -235,6 +235,10 @@ class Results:
                              f"fallocate -l {size} on hugetlbfs, 1 GiB pages")
         self.versus_baseline("fallocate-2M-pages", "fallocate-2M", ">= 1.6",
                              f"fallocate -l {size} on hugetlbfs, 2 MiB pages")
+        for pages in ("1G", "2M"):
+            self.total_work(f"fallocate-total-work-{pages}", "memory", f"fallocate-cpu-{pages}",
+                            f"CPU time of every thread of a {size} hugetlbfs fallocate, "
+                            f"{pages[0]} {pages[1]}iB pages")
 
     def vfio(self):
         size = (self.meta("memory-ktask", "vfio_size") or self.meta("memory-baseline", "vfio_size")

@@ -56,12 +56,14 @@ class Results(unittest.TestCase):
                 + ["@sample cpu ktask-1 0", "@failed starvation"])
             raw(out, "memory-ktask", "ktask",
                 samples("fallocate-1G", "ktask", 50, 50, 50) + samples("fallocate-1G", "1thread", 100, 100, 100)
-                + samples("fallocate-2M", "ktask", 60, 60, 60))
+                + samples("fallocate-2M", "ktask", 60, 60, 60)
+                + samples("fallocate-cpu-1G", "ktask", 110, 112, 108)
+                + samples("fallocate-cpu-1G", "1thread", 100, 100, 100))
             raw(out, "memory-baseline", "baseline",
                 samples("fallocate-1G", "baseline", 90, 90, 90) + samples("fallocate-2M", "baseline", 100, 100, 100))
             m, md, r = self.run_results(
                 out, "cpu tiny contention starvation containment fallocate",
-                unmeasured=("tiny-task-2x", "starvation-renice"))
+                unmeasured=("tiny-task-2x", "starvation-renice", "fallocate-total-work-2M"))
             self.assertIn("bad sample ignored", r.stderr)
 
             c = m["containment-cgroup-2threads"]
@@ -95,6 +97,8 @@ class Results(unittest.TestCase):
             self.assertAlmostEqual(f1["ratio_1thread"], 2.0)
             self.assertAlmostEqual(m["fallocate-2M-pages"]["ratio"], 100 / 60)
             self.assertTrue(m["fallocate-2M-pages"]["met"])
+            self.assertAlmostEqual(m["fallocate-total-work-1G"]["ratio"], 1.1)
+            self.assertTrue(m["fallocate-total-work-1G"]["met"])
 
             s = m["starvation-renice"]
             self.assertIsNone(s["met"])
@@ -103,7 +107,7 @@ class Results(unittest.TestCase):
 
             self.assertIn("| tiny-task | ns/call |", md)
             self.assertIn("**Goals missed:** synthetic-cpu-speedup-2threads", md)
-            self.assertIn("**Not measured:** starvation-renice", md)
+            self.assertIn("**Not measured:** fallocate-total-work-2M, starvation-renice", md)
             for key in ("name", "unit", "ktask", "baseline", "ratio", "goal", "met"):
                 self.assertIn(key, f1)
 

@@ -38,18 +38,7 @@ teardown() {
 # its line in $output, each key in POP_<key>, and the threads of its ktask
 # task (none: 0) in $threads.
 traced_populate() {
-	local kv
-	echo > "$TRACEFS/trace"
-	echo 1 > "$TRACEFS/events/ktask/ktask_task_end/enable"
-	run "$POPULATE" "$@"
-	echo 0 > "$TRACEFS/events/ktask/ktask_task_end/enable"
-	assert_success
-	for kv in $output; do
-		printf -v "POP_${kv%%=*}" '%s' "${kv#*=}"
-	done
-	threads=$(grep -o 'func=populate_task_chunk size=[0-9]* threads=[0-9]*' "$TRACEFS/trace" |
-		sed -n '$s/.*threads=//p')
-	threads=${threads:-0}
+	traced_run POP_ populate_task_chunk "$POPULATE" "$@"
 }
 
 # expect_complete WHAT: the last traced_populate succeeded, every page of

@@ -46,18 +46,7 @@ mount_tmpfs() {
 # line in $output, each key in FA_<key>, and the threads of its ktask task
 # (none: 0) in $threads.
 traced_falloc() {
-	local kv
-	echo > "$TRACEFS/trace"
-	echo 1 > "$TRACEFS/events/ktask/ktask_task_end/enable"
-	run "$FALLOC" "$@"
-	echo 0 > "$TRACEFS/events/ktask/ktask_task_end/enable"
-	assert_success
-	for kv in $output; do
-		printf -v "FA_${kv%%=*}" '%s' "${kv#*=}"
-	done
-	threads=$(grep -o 'func=shmem_falloc_chunk size=[0-9]* threads=[0-9]*' "$TRACEFS/trace" |
-		sed -n '$s/.*threads=//p')
-	threads=${threads:-0}
+	traced_run FA_ shmem_falloc_chunk "$FALLOC" "$@"
 }
 
 # expect_allocated WHAT MIB: the last traced_falloc succeeded, the file holds

@@ -246,3 +246,23 @@ wait_bounded() {
 cgroup_stat() {
 	awk -v k="$2" '$1 == k { print $2 }' "$1/cpu.stat"
 }
+
+# traced_run PREFIX FUNC PROG ARGS...: PROG ARGS with ktask_task_end traced;
+# its one-line key=value report in $output, each key in PREFIX<key>, and in
+# $threads the threads of the last ktask task of thread function FUNC it ran
+# (none: 0).
+traced_run() {
+	local prefix=$1 func=$2 kv tracefs=${TRACEFS:-/sys/kernel/tracing}
+	shift 2
+	echo > "$tracefs/trace"
+	echo 1 > "$tracefs/events/ktask/ktask_task_end/enable"
+	run "$@"
+	echo 0 > "$tracefs/events/ktask/ktask_task_end/enable"
+	assert_success
+	for kv in $output; do
+		printf -v "$prefix${kv%%=*}" '%s' "${kv#*=}"
+	done
+	threads=$(grep -o "func=$func size=[0-9]* threads=[0-9]*" "$tracefs/trace" |
+		sed -n '$s/.*threads=//p')
+	threads=${threads:-0}
+}

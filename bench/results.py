@@ -604,6 +604,26 @@ class Results:
               ("1 thread", s1, "1 thread")],
              "Seed 005 starvation: the caller's task time under stress-ng (min/median/max)",
              "task time (ms)")
+        # Issue 17: speedup and total work side by side, per user.
+        work = []
+        for label, speed, cpu in (
+                ("hugetlbfs fallocate 1G", "fallocate-1G-pages", "fallocate-total-work-1G"),
+                ("hugetlbfs fallocate 2M", "fallocate-2M-pages", "fallocate-total-work-2M"),
+                ("populate, THP never", "populate-thp-never", "populate-total-work-thp-never"),
+                ("populate, THP always", "populate-thp-always", "populate-total-work-thp-always"),
+                ("memfd fallocate", "shmem-fallocate", "shmem-fallocate-total-work")):
+            sp, tw = by.get(speed), by.get(cpu)
+            if sp and tw and sp.get("ratio_1thread") and tw["ratio"] is not None:
+                work.append((label, sp["ratio_1thread"], tw["ratio"]))
+        if work:
+            dat = os.path.join(self.out, "work.dat")
+            with open(dat, "w") as f:
+                f.write("# user speedup total_work\n")
+                for label, sp, tw in work:
+                    f.write(f'"{label}" {sp:.3f} {tw:.3f}\n')
+            jobs.append(("work.png", "work.gp", dat,
+                         "Each user at ktask's default threads vs 1: speedup and total work",
+                         "ratio to 1 thread"))
         made = []
         if not gnuplot:
             print("results.py: no gnuplot (make deps): no plots", file=sys.stderr)

@@ -138,6 +138,8 @@ class Results(unittest.TestCase):
             self.assertNotIn("populate-thp-never", m)         # not asked for
             self.assertNotIn("munmap-thp-never", m)
             self.assertIn("| shmem-fallocate |", md)
+            with open(os.path.join(out, "work.dat")) as f:
+                self.assertIn('"memfd fallocate" 1.923 1.080', f.read())
 
         with tempfile.TemporaryDirectory() as out:
             lines = ["@meta populate_size 2G"]

@@ -63,8 +63,9 @@ test: deps kernel tools
 DEBUG_RUNS := smp2-core:2:000-boot.bats,010-kunit.bats,020-debugfs.bats,030-synthetic.bats,040-bad-input.bats,050-tuning.bats \
 	vfio:2:110-vfio.bats hugetlb:2:100-hugetlbfs.bats \
 	smp2-ctl:2:060-ktaskctl.bats,090-privileges.bats,140-trace.bats,150-power.bats,180-containment.bats \
-	hotplug4:4:120-hotplug.bats confine4:4:130-confinement.bats stress:2:160-stress.bats \
-	fuzz:2:170-fuzz.bats param:2:095-boot-param.bats smp4:4:kunit
+	hotplug4:4:120-hotplug.bats confine4:4:130-confinement.bats,106-mm-selftests.bats stress:2:160-stress.bats \
+	fuzz:2:170-fuzz.bats param:2:095-boot-param.bats smp4:4:kunit \
+	users:2:105-populate.bats,107-shmem-fallocate.bats,108-migrate.bats
 test-debug: deps tools
 	@$(TOP)/scripts/build-kernel.sh debug
 	@KERNEL=debug KTASK_TEST_JOBS=$${KTASK_TEST_JOBS:-2} KTASK_TEST_RUNS="$(DEBUG_RUNS)" $(TOP)/scripts/run-tests.sh

@@ -8,7 +8,8 @@
 #   boot "synthetic" (ktask, 4G): cpu, tiny, contention, starvation
 #   boots "memory-ktask", "memory-baseline" (6G, 1 GiB + 2 MiB pages
 #     reserved, intel-iommu + edu): fallocate, vfio-dma
-#   boots "populate-ktask", "populate-baseline" (4G): populate, shmem-fallocate
+#   boots "populate-ktask", "populate-baseline" (4G): populate, shmem-fallocate,
+#     migrate
 #   BENCH_BOOTS x boots "deferred-{ktask,1thread,baseline}-N" (16G)
 #   BENCH_BOOTS x boots "boot-{ktask,1thread,baseline}-N" (1 GiB and 2 MiB
 #     pages reserved on the command line): boot
@@ -18,7 +19,7 @@
 #   BENCH_REPEATS    timed runs per variant after the warm-up (5; QUICK 3)
 #   BENCH_BOOTS      boots per kernel for deferred init and boot (3; QUICK 1)
 #   BENCH_ONLY       measures to run, of: cpu tiny contention starvation
-#                    containment fallocate vfio populate shmem-fallocate deferred boot
+#                    containment fallocate vfio populate shmem-fallocate migrate deferred boot
 #                    (default: all)
 #   VM_SMP (2), VM_NODES (2), VM_MEM (raises every guest's memory; never
 #   below a measure's need), VM_APPEND, VM_QEMU_ARGS, VM_TIMEOUT (1800)
@@ -27,7 +28,7 @@
 #   the boot measure reserves (its guests get 2 GiB more than that)
 #   BENCH_CPU_UNITS, BENCH_TINY_CHUNK, BENCH_TINY_CALLS, BENCH_TINY_ROUNDS,
 #   BENCH_STRESS_SECS, BENCH_STARVE_SECS, BENCH_FALLOC_SIZE, BENCH_VFIO_SIZE,
-#   BENCH_VFIO_THP: see bench/*.sh
+#   BENCH_VFIO_THP, BENCH_MIGRATE_SIZE: see bench/*.sh
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 
@@ -47,18 +48,18 @@ fi
 : "${BENCH_REPEATS:=5}" "${BENCH_BOOTS:=3}" "${BENCH_DEFERRED_MEM:=16G}"
 : "${BENCH_BOOT_1G:=8}" "${BENCH_BOOT_2M:=1024}"
 guest_vars=(BENCH_REPEATS BENCH_CPU_UNITS BENCH_TINY_CHUNK BENCH_TINY_CALLS BENCH_TINY_ROUNDS BENCH_STRESS_SECS
-	BENCH_STARVE_SECS BENCH_CONTENTION_WORKERS BENCH_FALLOC_SIZE BENCH_VFIO_SIZE BENCH_VFIO_THP BENCH_POPULATE_SIZE)
+	BENCH_STARVE_SECS BENCH_CONTENTION_WORKERS BENCH_FALLOC_SIZE BENCH_VFIO_SIZE BENCH_VFIO_THP BENCH_POPULATE_SIZE BENCH_MIGRATE_SIZE)
 settings=
 for v in "${guest_vars[@]}"; do
 	[ -z "${!v:-}" ] || settings+="$v=$(printf '%q' "${!v}") "
 done
 
-only=" ${BENCH_ONLY:-cpu tiny contention starvation containment fallocate vfio populate shmem-fallocate deferred boot} "
+only=" ${BENCH_ONLY:-cpu tiny contention starvation containment fallocate vfio populate shmem-fallocate migrate deferred boot} "
 only=${only//,/ }
 for m in $only; do
 	case $m in
-	cpu|tiny|contention|starvation|containment|fallocate|vfio|populate|shmem-fallocate|deferred|boot) ;;
-	*) die "BENCH_ONLY: unknown measure '$m' (cpu tiny contention starvation containment fallocate vfio populate shmem-fallocate deferred boot)" ;;
+	cpu|tiny|contention|starvation|containment|fallocate|vfio|populate|shmem-fallocate|migrate|deferred|boot) ;;
+	*) die "BENCH_ONLY: unknown measure '$m' (cpu tiny contention starvation containment fallocate vfio populate shmem-fallocate migrate deferred boot)" ;;
 	esac
 done
 wanted() { [[ $only == *" $1 "* ]]; }
@@ -91,7 +92,7 @@ for k in ktask baseline; do
 	[ "$(cat "$(kernel_build_dir "$k")/.ktask-config-id" 2> /dev/null)" = "$(kernel_config_id "$k")" ] ||
 		die "the $k kernel was configured from older kernel/configs fragments: make kernel KERNEL=$k"
 done
-for f in build/meson/bench/cpu-units build/meson/tests-bats/progs/vfio-map build/meson/tests-bats/progs/populate build/meson/tests-bats/progs/falloc build/meson/ktaskctl/ktaskctl; do
+for f in build/meson/bench/cpu-units build/meson/tests-bats/progs/vfio-map build/meson/tests-bats/progs/populate build/meson/tests-bats/progs/falloc build/meson/tests-bats/progs/migrate build/meson/ktaskctl/ktaskctl; do
 	[ -x "$KTASK_TOP/$f" ] || { "$KTASK_TOP/scripts/build-tools.sh"; break; }
 done
 command -v stress-ng > /dev/null || die "no stress-ng (make deps)"
@@ -126,7 +127,7 @@ if [ -n "$memory_jobs" ]; then
 fi
 # The prefault users share a boot of 4 GiB, 2 of them for the measures.
 prefault_jobs=
-for j in populate shmem-fallocate; do
+for j in populate shmem-fallocate migrate; do
 	wanted "$j" && prefault_jobs+="$j "
 done
 if [ -n "$prefault_jobs" ]; then

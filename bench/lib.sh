@@ -159,3 +159,45 @@ ceiling() {
 	# shellcheck disable=SC2034  # the measure's script reads it
 	NS=$(( last - first ))
 }
+
+# barrier_ceiling N MIB ENV PROG ARGS...: as ceiling, for a program that
+# sets up (fills its memory) before its call: each of the N processes, run
+# with ENV set to a FIFO, prints a line "ready" once set up and waits for a
+# byte from the FIFO, and all N calls start together.  Sets NS to the span
+# of the calls, their setup left out.
+barrier_ceiling() {
+	local n=$1 mib=$2 env=$3 fifo=/tmp/ceiling.fifo pids=() p tries=0 tick out s e first='' last=''
+	shift 3
+	rm -f /tmp/ceiling.*
+	mkfifo "$fifo" /tmp/ceiling.tick
+	# A FIFO nobody writes: reading it with a timeout pauses without a CPU.
+	exec {tick}<> /tmp/ceiling.tick
+	for ((p = 0; p < n; p++)); do
+		env "$env=$fifo" "${@/@MIB@/$(( mib / n ))}" > "/tmp/ceiling.$p" &
+		pids+=($!)
+	done
+	for ((p = 0; p < n; p++)); do
+		until grep -qx ready "/tmp/ceiling.$p"; do
+			[ $(( ++tries )) -le 6000 ] || die "ceiling: $* not ready in 120 s"
+			kill -0 "${pids[$p]}" 2> /dev/null || die "ceiling: process $p exited: $(< "/tmp/ceiling.$p")"
+			read -r -t 0.02 -u "$tick" || true
+		done
+	done
+	exec 9> "$fifo"
+	printf '%*s' "$n" '' >&9
+	for ((p = 0; p < n; p++)); do
+		wait "${pids[$p]}" || die "ceiling: $n processes of $* failed"
+	done
+	exec 9>&- {tick}>&-
+	for ((p = 0; p < n; p++)); do
+		out=$(tail -n 1 "/tmp/ceiling.$p")
+		[[ $out == result=ok\ * ]] || die "$* at $(( mib / n )) MiB: $out"
+		field s start_ns "$out"
+		field e end_ns "$out"
+		[ -n "$first" ] && [ "$first" -le "$s" ] || first=$s
+		[ -n "$last" ] && [ "$last" -ge "$e" ] || last=$e
+	done
+	rm -f /tmp/ceiling.*
+	# shellcheck disable=SC2034  # the measure's script reads it
+	NS=$(( last - first ))
+}

@@ -36,6 +36,7 @@ JOBS = {
     "vfio": ["vfio-map"],
     "populate": ["populate-", "munmap-"],
     "shmem-fallocate": ["shmem-fallocate"],
+    "migrate": ["migrate"],
     "contention": ["contention-nice19", "contention-nice0"],
     "starvation": ["starvation-renice", "starvation-no-renice"],
     "containment": ["containment-cgroup-2threads"],
@@ -311,6 +312,22 @@ class Results:
         self.total_work("shmem-fallocate-total-work", "populate", "shmem-fallocate-cpu",
                         f"CPU time of every thread of a {size} memfd fallocate")
         self.ceiling(e, "populate", "shmem-fallocate-ceiling", "preallocating")
+
+    def migrate(self):
+        size = (self.meta("populate-ktask", "migrate_size")
+                or self.meta("populate-baseline", "migrate_size") or "?")
+        self.versus_baseline("migrate", "migrate", ">= 1.6",
+                             f"move_pages(2) of {size} of THP from node 0 to node 1", boot="populate")
+        e = self.entries[-1]
+        copy = stats(self.samples("populate-ktask", "migrate-copy", "memcpy"), 1e6)
+        if copy and e.get("ktask_1thread"):
+            e["sides"]["memcpy() of the range, node 0 to 1"] = copy
+            e["note"] = ((e["note"] + "; ") if e["note"] else "") + (
+                f"the copy alone (a userspace memcpy) is {copy['median'] / e['ktask_1thread']:.0%} "
+                "of the 1-thread call")
+        self.total_work("migrate-total-work", "populate", "migrate-cpu",
+                        f"CPU time of every thread of a move_pages(2) of {size} of THP")
+        self.ceiling(e, "populate", "migrate-ceiling", "moving")
 
     def ceiling(self, e, boot, measure, doing):
         """Adds to entry E the ceiling of its 2-thread speedup, MEASURE's
@@ -611,7 +628,8 @@ class Results:
                 ("hugetlbfs fallocate 2M", "fallocate-2M-pages", "fallocate-total-work-2M"),
                 ("populate, THP never", "populate-thp-never", "populate-total-work-thp-never"),
                 ("populate, THP always", "populate-thp-always", "populate-total-work-thp-always"),
-                ("memfd fallocate", "shmem-fallocate", "shmem-fallocate-total-work")):
+                ("memfd fallocate", "shmem-fallocate", "shmem-fallocate-total-work"),
+                ("move_pages, THP", "migrate", "migrate-total-work")):
             sp, tw = by.get(speed), by.get(cpu)
             if sp and tw and sp.get("ratio_1thread") and tw["ratio"] is not None:
                 work.append((label, sp["ratio_1thread"], tw["ratio"]))

@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
 	linux-source-6.12 linux-config-6.12 qemu-system-x86 qemu-utils
 	gcc make flex bison bc libelf-dev libssl-dev cpio ccache rsync xz-utils git perl python3 dpkg-dev debhelper
-	python3-ply python3-git meson ninja-build pkg-config libnl-3-dev libnl-genl-3-dev
+	python3-ply python3-git meson ninja-build pkg-config libnl-3-dev libnl-genl-3-dev libnuma-dev
 	bats bats-assert bats-support
 	util-linux procps kmod numactl
 	stress-ng gnuplot-nox

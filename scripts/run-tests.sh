@@ -15,7 +15,7 @@
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-runs=${KTASK_TEST_RUNS:-"smp2:2:full smp4:4:kunit param:2:095-boot-param.bats hugetlb:2:100-hugetlbfs.bats vfio:2:110-vfio.bats hotplug4:4:120-hotplug.bats confine4:4:130-confinement.bats"}
+runs=${KTASK_TEST_RUNS:-"smp2:2:full smp4:4:kunit param:2:095-boot-param.bats hugetlb:2:100-hugetlbfs.bats vfio:2:110-vfio.bats hotplug4:4:120-hotplug.bats confine4:4:130-confinement.bats,106-mm-selftests.bats"}
 
 # Kernel arguments, memory and extra QEMU devices for the runs of a single
 # bats file.

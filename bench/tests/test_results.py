@@ -142,6 +142,32 @@ class Results(unittest.TestCase):
                 self.assertIn('"memfd fallocate" 1.923 1.080', f.read())
 
         with tempfile.TemporaryDirectory() as out:
+            raw(out, "populate-ktask", "ktask",
+                ["@meta migrate_size 1G"]
+                + samples("migrate", "ktask", 60, 60, 60)
+                + samples("migrate", "1thread", 100, 100, 100)
+                + samples("migrate-cpu", "ktask", 120, 120, 120)
+                + samples("migrate-cpu", "1thread", 100, 100, 100)
+                + samples("migrate-copy", "memcpy", 70, 70, 70)
+                + samples("migrate-ceiling", "1process", 100, 100, 100)
+                + samples("migrate-ceiling", "2processes", 50, 50, 50))
+            raw(out, "populate-baseline", "baseline", samples("migrate", "baseline", 90, 90, 90))
+            m, md, r = self.run_results(out, "migrate")
+            e = m["migrate"]
+            self.assertAlmostEqual(e["ratio"], 1.5)           # baseline 90 / ktask 60
+            self.assertFalse(e["met"])                        # goal >= 1.6
+            self.assertAlmostEqual(e["ceiling_share"], (100 / 60) / 2)
+            self.assertIn("1G of THP", e["compare"])
+            self.assertIn("the copy alone (a userspace memcpy) is 70% of the 1-thread call",
+                          e["note"])
+            self.assertIn("memcpy() of the range, node 0 to 1", e["sides"])
+            w = m["migrate-total-work"]
+            self.assertAlmostEqual(w["ratio"], 1.2)
+            self.assertFalse(w["met"])                        # goal <= 1.15
+            with open(os.path.join(out, "work.dat")) as f:
+                self.assertIn('"move_pages, THP" 1.667 1.200', f.read())
+
+        with tempfile.TemporaryDirectory() as out:
             lines = ["@meta populate_size 2G"]
             for thp in ("never", "always"):
                 lines += (samples(f"populate-thp-{thp}", "ktask", 50, 50, 50)

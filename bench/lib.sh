@@ -134,13 +134,29 @@ size_mib() {
 	esac
 }
 
+# span FILE_PREFIX N START_KEY END_KEY: NS set to the span from the earliest
+# START_KEY to the latest END_KEY in the reports FILE_PREFIX0 to
+# FILE_PREFIX(N-1), the ceilings' processes' lines of key=value.
+span() {
+	local p out s e first='' last=''
+	for ((p = 0; p < $2; p++)); do
+		out=$(< "$1$p")
+		field s "$3" "$out"
+		field e "$4" "$out"
+		[ -n "$first" ] && [ "$first" -le "$s" ] || first=$s
+		[ -n "$last" ] && [ "$last" -ge "$e" ] || last=$e
+	done
+	# shellcheck disable=SC2034  # the measure's script reads it
+	NS=$(( last - first ))
+}
+
 # ceiling N MIB PROG ARGS...: what userspace gets from N CPUs for the same
 # work, N processes running PROG ARGS at once, each with MIB/N MiB in place
 # of the argument @MIB@.  Sets NS to the span from the first call's start to
 # the last call's end (the programs report start_ns and end_ns), so that the
 # processes' start and exit stay outside.
 ceiling() {
-	local n=$1 mib=$2 pids=() p first='' last='' out s e
+	local n=$1 mib=$2 pids=() p out
 	shift 2
 	for ((p = 0; p < n; p++)); do
 		"${@/@MIB@/$(( mib / n ))}" > "/tmp/ceiling.$p" &
@@ -150,14 +166,9 @@ ceiling() {
 		wait "${pids[$p]}" || die "$n processes of $* at $(( mib / n )) MiB each failed"
 		out=$(< "/tmp/ceiling.$p")
 		[[ $out == result=ok\ * ]] || die "$* at $(( mib / n )) MiB: $out"
-		field s start_ns "$out"
-		field e end_ns "$out"
-		[ -n "$first" ] && [ "$first" -le "$s" ] || first=$s
-		[ -n "$last" ] && [ "$last" -ge "$e" ] || last=$e
 	done
+	span /tmp/ceiling. "$n" start_ns end_ns
 	rm -f /tmp/ceiling.*
-	# shellcheck disable=SC2034  # the measure's script reads it
-	NS=$(( last - first ))
 }
 
 # barrier_ceiling N MIB ENV PROG ARGS...: as ceiling, for a program that
@@ -166,7 +177,7 @@ ceiling() {
 # byte from the FIFO, and all N calls start together.  Sets NS to the span
 # of the calls, their setup left out.
 barrier_ceiling() {
-	local n=$1 mib=$2 env=$3 fifo=/tmp/ceiling.fifo pids=() p tries=0 tick out s e first='' last=''
+	local n=$1 mib=$2 env=$3 fifo=/tmp/ceiling.fifo pids=() p tries=0 tick out
 	shift 3
 	rm -f /tmp/ceiling.*
 	mkfifo "$fifo" /tmp/ceiling.tick
@@ -192,12 +203,7 @@ barrier_ceiling() {
 	for ((p = 0; p < n; p++)); do
 		out=$(tail -n 1 "/tmp/ceiling.$p")
 		[[ $out == result=ok\ * ]] || die "$* at $(( mib / n )) MiB: $out"
-		field s start_ns "$out"
-		field e end_ns "$out"
-		[ -n "$first" ] && [ "$first" -le "$s" ] || first=$s
-		[ -n "$last" ] && [ "$last" -ge "$e" ] || last=$e
 	done
+	span /tmp/ceiling. "$n" start_ns end_ns
 	rm -f /tmp/ceiling.*
-	# shellcheck disable=SC2034  # the measure's script reads it
-	NS=$(( last - first ))
 }

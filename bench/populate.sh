@@ -52,7 +52,7 @@ populate() {
 # have, munmap it at once (a FIFO lets them go); sets NS to the span of the
 # munmap calls.  What splitting the freeing of one range could get.
 free_ceiling() {
-	local fifo=/tmp/free-ceiling.fifo pids=() p tries=0 out s e first='' last='' tick
+	local fifo=/tmp/free-ceiling.fifo pids=() p tries=0 tick
 	rm -f "$fifo" /tmp/free-ceiling.*
 	mkfifo "$fifo" /tmp/free-ceiling.tick
 	# A FIFO nobody writes: reading it with a timeout pauses without a CPU.
@@ -74,15 +74,8 @@ free_ceiling() {
 		wait "${pids[$p]}" || die "free ceiling: process $p failed"
 	done
 	exec 9>&- {tick}>&-
-	for ((p = 0; p < $1; p++)); do
-		out=$(< "/tmp/free-ceiling.$p")
-		field s munmap_start_ns "$out"
-		field e munmap_end_ns "$out"
-		[ -n "$first" ] && [ "$first" -le "$s" ] || first=$s
-		[ -n "$last" ] && [ "$last" -ge "$e" ] || last=$e
-	done
+	span /tmp/free-ceiling. "$1" munmap_start_ns munmap_end_ns
 	rm -f "$fifo" /tmp/free-ceiling.*
-	NS=$(( last - first ))
 }
 
 for t in never always; do

@@ -107,6 +107,26 @@ static unsigned long node_mask(int node)
 	return 1UL << node;
 }
 
+/*
+ * len bytes of anonymous memory, 2 MiB-aligned, THP as asked, bound to node
+ * (until the caller's next mbind()): untouched yet.
+ */
+static char *map_on_node(size_t len, int thp, int node)
+{
+	char *map = mmap(NULL, len + THP_SIZE, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *p;
+
+	if (map == MAP_FAILED)
+		die("mmap");
+	p = (char *)(((unsigned long)map + THP_SIZE - 1) & ~(THP_SIZE - 1));
+	if (madvise(p, len, thp ? MADV_HUGEPAGE : MADV_NOHUGEPAGE))
+		die("madvise");
+	if (mbind(p, len, MPOL_BIND, (unsigned long[]){ node_mask(node) }, 64, 0))
+		die("mbind");
+	return p;
+}
+
 /* Counts the range's 4 KiB pages on nodes from and to (move_pages query). */
 static void count_nodes(char *p, size_t len, int from, int to,
 			unsigned long *on_from, unsigned long *on_to)
@@ -176,7 +196,7 @@ int main(int argc, char **argv)
 	uint64_t start, end, cpu;
 	int *status = NULL, *nodes = NULL;
 	void **pages = NULL;
-	char *map, *p, *copy_to = NULL;
+	char *p, *copy_to = NULL;
 	long ret = 0, bad, thp_kb;
 	const char *fifo = getenv("MIGRATE_FIFO");
 
@@ -196,15 +216,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 
-	map = mmap(NULL, len + THP_SIZE, PROT_READ | PROT_WRITE,
-		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (map == MAP_FAILED)
-		die("mmap");
-	p = (char *)(((unsigned long)map + THP_SIZE - 1) & ~(THP_SIZE - 1));
-	if (madvise(p, len, thp ? MADV_HUGEPAGE : MADV_NOHUGEPAGE))
-		die("madvise");
-	if (mbind(p, len, MPOL_BIND, (unsigned long[]){ node_mask(from) }, 64, 0))
-		die("mbind (node FROM)");
+	p = map_on_node(len, thp, from);
 	fill(p, len);
 	/* The call moves what is there, wherever the policy says it goes. */
 	if (mbind(p, len, MPOL_DEFAULT, NULL, 0, 0))
@@ -223,15 +235,7 @@ int main(int argc, char **argv)
 			status[i] = -1000;
 		}
 	} else if (!strcmp(argv[1], "copy")) {
-		map = mmap(NULL, len + THP_SIZE, PROT_READ | PROT_WRITE,
-			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (map == MAP_FAILED)
-			die("mmap (copy)");
-		copy_to = (char *)(((unsigned long)map + THP_SIZE - 1) & ~(THP_SIZE - 1));
-		if (madvise(copy_to, len, thp ? MADV_HUGEPAGE : MADV_NOHUGEPAGE))
-			die("madvise (copy)");
-		if (mbind(copy_to, len, MPOL_BIND, (unsigned long[]){ node_mask(to) }, 64, 0))
-			die("mbind (copy, node TO)");
+		copy_to = map_on_node(len, thp, to);
 		memset(copy_to, 1, len);
 	} else if (strcmp(argv[1], "migrate_pages") && strcmp(argv[1], "mbind")) {
 		fprintf(stderr, PROG ": unknown call %s\n", argv[1]);

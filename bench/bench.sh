@@ -134,11 +134,14 @@ if [ -n "$prefault_jobs" ]; then
 	plan+=("populate-ktask ktask 4096 ||$prefault_jobs")
 	plan+=("populate-baseline baseline 4096 ||$prefault_jobs")
 fi
+# The ktask kernel's boots trace their tasks' ends: each event carries the
+# CPU time of every thread of the task, the boot users' total work.
+trace_ends="trace_event=ktask:ktask_task_end"
 if wanted deferred; then
 	deferred_mem=$(to_mib "$BENCH_DEFERRED_MEM")
 	for ((b = 1; b <= BENCH_BOOTS; b++)); do
-		plan+=("deferred-ktask-$b ktask $deferred_mem ||deferred ktask")
-		plan+=("deferred-1thread-$b ktask $deferred_mem ktask.max_threads=1||deferred 1thread")
+		plan+=("deferred-ktask-$b ktask $deferred_mem $trace_ends||deferred ktask")
+		plan+=("deferred-1thread-$b ktask $deferred_mem $trace_ends ktask.max_threads=1||deferred 1thread")
 		plan+=("deferred-baseline-$b baseline $deferred_mem ||deferred baseline")
 	done
 fi
@@ -150,8 +153,8 @@ if wanted boot; then
 	# KUnit off: the ktask kernel's suite would run inside boot-to-init.
 	boot_args="hugepagesz=1G hugepages=$BENCH_BOOT_1G hugepagesz=2M hugepages=$BENCH_BOOT_2M initcall_debug kunit.enable=0"
 	for ((b = 1; b <= BENCH_BOOTS; b++)); do
-		plan+=("boot-ktask-$b ktask $boot_mem $boot_args||boot ktask $BENCH_BOOT_1G $BENCH_BOOT_2M")
-		plan+=("boot-1thread-$b ktask $boot_mem $boot_args ktask.max_threads=1||boot 1thread $BENCH_BOOT_1G $BENCH_BOOT_2M")
+		plan+=("boot-ktask-$b ktask $boot_mem $boot_args $trace_ends||boot ktask $BENCH_BOOT_1G $BENCH_BOOT_2M")
+		plan+=("boot-1thread-$b ktask $boot_mem $boot_args $trace_ends ktask.max_threads=1||boot 1thread $BENCH_BOOT_1G $BENCH_BOOT_2M")
 		plan+=("boot-baseline-$b baseline $boot_mem $boot_args||boot baseline $BENCH_BOOT_1G $BENCH_BOOT_2M")
 	done
 fi

@@ -17,7 +17,9 @@
 # It first checks the boot worked: both pools have every page asked for.
 #
 # Usage: boot.sh VARIANT GIGANTIC_PAGES SMALL_PAGES
-# Samples: boot-gigantic|boot-hugetlb-init|boot-to-init VARIANT NS.
+# Samples: boot-gigantic|boot-hugetlb-init|boot-to-init VARIANT NS;
+# boot-gigantic-cpu|boot-hugetlb-init-cpu ktask|1thread NS, the CPU time
+# of every thread of those tasks (total work, from ktask_task_end events).
 . "$(dirname "$0")/lib.sh"
 
 variant=${1:?usage: boot.sh ktask|1thread|baseline GIGANTIC_PAGES SMALL_PAGES}
@@ -58,6 +60,11 @@ hugetlb_init_us=$(sed -n 's/.*initcall hugetlb_init+.* returned 0 after \([0-9]*
 sample boot-gigantic "$variant" $(( gigantic_us * 1000 ))
 sample boot-hugetlb-init "$variant" $(( hugetlb_init_us * 1000 ))
 sample boot-to-init "$variant" $(( to_init * 1000 ))
+# Total work, on the ktask kernel: the CPU time of every thread.
+for m in boot-gigantic:gather_bootmem_prealloc_chunk boot-hugetlb-init:hugetlb_pages_alloc_boot_chunk; do
+	cpu=$(boot_task_cpu_ns "${m#*:}")
+	[ -z "$cpu" ] || sample "${m%%:*}-cpu" "$variant" "$cpu"
+done
 meta boot_pages "${want_1g}x1G ${want_2m}x2M"
 progress "boot ($variant): ${want_1g} x 1 GiB struct pages $(( gigantic_us / 1000 )) ms," \
 	"${want_2m} x 2 MiB pool (hugetlb_init) $(( hugetlb_init_us / 1000 )) ms," \

@@ -37,6 +37,18 @@ now_ns() {
 }
 
 # have_ktask: the booted kernel carries the series.
+# boot_task_cpu_ns FUNC: the CPU time (ns) of every thread of the boot's
+# ktask tasks of thread function FUNC, summed over their ktask_task_end
+# events (bench/bench.sh boots the ktask kernel with
+# trace_event=ktask:ktask_task_end); empty when there are none (the
+# baseline kernel).
+boot_task_cpu_ns() {
+	local tracefs=/sys/kernel/tracing
+	mountpoint -q "$tracefs" || mount -t tracefs none "$tracefs" 2> /dev/null || return 0
+	sed -n "s/.* ktask_task_end: func=$1 .* cpu_ns=\([0-9]*\).*/\1/p" "$tracefs/trace" |
+		awk '{ sum += $1; n++ } END { if (n) printf "%.0f\n", sum }'
+}
+
 have_ktask() {
 	[ -e "$KTASK_MAX_THREADS" ]
 }

@@ -31,9 +31,9 @@ JOBS = {
     "cpu": ["synthetic-cpu-1thread", "synthetic-cpu-speedup"],
     "tiny": ["tiny-task", "tiny-task-2x", "tiny-task-1unit"],
     "fallocate": ["fallocate-1G-pages", "fallocate-2M-pages", "fallocate-total-work-"],
-    "deferred": ["deferred-init"],
+    "deferred": ["deferred-init", "deferred-total-work"],
     "boot": ["boot-1G-struct-pages", "boot-2M-pool", "boot-1G-to-init"],
-    "vfio": ["vfio-map"],
+    "vfio": ["vfio-map", "vfio-total-work"],
     "populate": ["populate-", "munmap-"],
     "shmem-fallocate": ["shmem-fallocate"],
     "migrate": ["migrate"],
@@ -248,16 +248,23 @@ class Results:
                              f"VFIO_IOMMU_MAP_DMA of {size}, fresh buffer (pinning faults it in)")
         self.versus_baseline(f"vfio-map-{size}-populated", f"vfio-map-{size}-populated", None,
                              f"VFIO_IOMMU_MAP_DMA of {size}, MAP_POPULATE'd buffer")
+        for buf in ("", "-populated"):
+            self.total_work(f"vfio-total-work-{size}{buf}", "memory", f"vfio-map-cpu-{size}{buf}",
+                            f"CPU time of every thread of a VFIO_IOMMU_MAP_DMA of {size}, "
+                            + ("MAP_POPULATE'd buffer" if buf else "fresh buffer"))
 
-    def total_work(self, name, boot, measure, what):
+    def total_work(self, name, boot, measure, what, one_boot=None):
         """Total work: the CPU time of all of a task's threads, ktask at its
-        default vs limited to one thread in the same boot."""
+        default vs limited to one thread, in the same boot (BOOT-ktask) or,
+        for a boot-time user, in boots of their own (BOOT-ktask-N vs
+        ONE_BOOT-N, booted with ktask.max_threads=1)."""
         k = stats(self.samples(f"{boot}-ktask", measure, "ktask"), 1e6)
-        one = stats(self.samples(f"{boot}-ktask", measure, "1thread"), 1e6)
+        one = stats(self.samples(one_boot or f"{boot}-ktask", measure, "1thread"), 1e6)
         if not k or not one:
             self.missing(name, "CPU ms", "<= 1.15", "not measured")
             return
-        self.add(name, "CPU ms", what + "; ktask at its default vs limited to 1 thread, same boot",
+        where = (f"median over {k['n']} boots each" if one_boot else "same boot")
+        self.add(name, "CPU ms", f"{what}; ktask at its default vs limited to 1 thread, {where}",
                  {"ktask (CPU ms)": k, "ktask 1 thread (CPU ms)": one}, k["median"], one["median"],
                  k["median"] / one["median"], "total work: CPU time at N threads / at 1", "<= 1.15")
 
@@ -366,10 +373,14 @@ class Results:
                  "ktask time / baseline time", goal,
                  f"ktask.max_threads=1: {one['median']:.0f} ms" if one else None)
         self.entries[-1]["ktask_1thread"] = one["median"] if one else None
+        self.entries[-1]["ratio_1thread"] = one["median"] / k["median"] if one else None
 
     def deferred(self):
         self.per_boot("deferred-init", "deferred", "deferred", "<= 1.0",
                       "deferred struct page init at boot, slowest node")
+        self.total_work("deferred-total-work", "deferred", "deferred-cpu",
+                        "CPU time of every thread of every node's deferred struct page init "
+                        "(ktask_task_end events)", one_boot="deferred-1thread")
 
     def boot(self):
         # The goal is on the 1 GiB pages' struct page init, the step the
@@ -379,8 +390,14 @@ class Results:
         self.per_boot("boot-1G-struct-pages", "boot", "boot-gigantic", "<= 1.0",
                       f"a boot reserving {pages}: the struct page init of the 1 GiB pages "
                       "(hugetlb_bootmem_struct_page_init)")
+        self.total_work("boot-1G-struct-pages-total-work", "boot", "boot-gigantic-cpu",
+                        "CPU time of every thread of the 1 GiB pages' struct page init "
+                        "(ktask_task_end events)", one_boot="boot-1thread")
         self.per_boot("boot-2M-pool", "boot", "boot-hugetlb-init", None,
                       f"a boot reserving {pages}: hugetlb_init, which allocates the 2 MiB pool")
+        self.total_work("boot-2M-pool-total-work", "boot", "boot-hugetlb-init-cpu",
+                        "CPU time of every thread allocating the 2 MiB pool "
+                        "(ktask_task_end events)", one_boot="boot-1thread")
         self.per_boot("boot-1G-to-init", "boot", "boot-to-init", None,
                       f"a boot reserving {pages}: the kernel's time until init runs")
 
@@ -622,6 +639,7 @@ class Results:
              "Seed 005 starvation: the caller's task time under stress-ng (min/median/max)",
              "task time (ms)")
         # Issue 17: speedup and total work side by side, per user.
+        vfio = (self.meta("memory-ktask", "vfio_size") or "1G")
         work = []
         for label, speed, cpu in (
                 ("hugetlbfs fallocate 1G", "fallocate-1G-pages", "fallocate-total-work-1G"),
@@ -629,7 +647,11 @@ class Results:
                 ("populate, THP never", "populate-thp-never", "populate-total-work-thp-never"),
                 ("populate, THP always", "populate-thp-always", "populate-total-work-thp-always"),
                 ("memfd fallocate", "shmem-fallocate", "shmem-fallocate-total-work"),
-                ("move_pages, THP", "migrate", "migrate-total-work")):
+                ("move_pages, THP", "migrate", "migrate-total-work"),
+                ("VFIO map", f"vfio-map-{vfio}", f"vfio-total-work-{vfio}"),
+                ("deferred init (boot)", "deferred-init", "deferred-total-work"),
+                ("1G struct pages (boot)", "boot-1G-struct-pages", "boot-1G-struct-pages-total-work"),
+                ("2M pool (boot)", "boot-2M-pool", "boot-2M-pool-total-work")):
             sp, tw = by.get(speed), by.get(cpu)
             if sp and tw and sp.get("ratio_1thread") and tw["ratio"] is not None:
                 work.append((label, sp["ratio_1thread"], tw["ratio"]))

@@ -8,7 +8,9 @@
 # baseline kernel has no ktask to limit, so the same maps run here, after
 # the same discarded warm-up.
 #
-# Samples: vfio-map-SIZE[-populated] ktask|1thread|baseline NS.
+# Samples: vfio-map-SIZE[-populated] ktask|1thread|baseline NS,
+#          vfio-map-cpu-SIZE[-populated] ktask|1thread NS (total work: the
+#          CPU time of every thread of the mapping process over the map).
 . "$(dirname "$0")/lib.sh"
 
 size=${BENCH_VFIO_SIZE:-1G}
@@ -17,13 +19,16 @@ meta vfio_thp "${BENCH_VFIO_THP:-never}"
 
 if have_ktask; then
 	export BENCH_REPEATS BENCH_VFIO_SIZE=$size
-	# "  NAME: 1 thread A ms, N threads B ms" per round (bench/vfio.sh).
-	# Its summary lines (not indented) are left out: the samples say more.
+	# "  NAME: 1 thread A ms (CPU C ms), N threads B ms (CPU D ms)" per
+	# round (bench/vfio.sh).  Its summary lines (not indented) are left
+	# out: the samples say more.
 	"$BENCH_TOP/bench/vfio.sh" 2>&1 | awk '
 		/^ / { print; fflush() }
-		/^  vfio-map-[^ ]*: 1 thread [0-9]+ ms, [0-9]+ threads [0-9]+ ms$/ {
+		/^  vfio-map-[^ ]*: 1 thread [0-9]+ ms \(CPU [0-9]+ ms\), [0-9]+ threads [0-9]+ ms \(CPU [0-9]+ ms\)$/ {
 			name = $1; sub(/:$/, "", name)
-			printf "@sample %s 1thread %.0f\n@sample %s ktask %.0f\n", name, $4 * 1000000, name, $8 * 1000000
+			cpu = name; sub(/^vfio-map-/, "vfio-map-cpu-", cpu)
+			printf "@sample %s 1thread %.0f\n@sample %s ktask %.0f\n", name, $4 * 1000000, name, $11 * 1000000
+			printf "@sample %s 1thread %.0f\n@sample %s ktask %.0f\n", cpu, $7 * 1000000, cpu, $14 * 1000000
 			n++; fflush()
 		}
 		END { if (!n) { print "bench/vfio-dma.sh: no samples from bench/vfio.sh" > "/dev/stderr"; exit 1 } }'

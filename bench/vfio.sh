@@ -28,12 +28,13 @@ read -r bdf group < <("$top/tests-bats/progs/vfio-bind.sh") || exit 1
 echo "  edu $bdf, /dev/vfio/$group; ktask max_threads $default; $(nproc) CPUs; THP ${BENCH_VFIO_THP:-never}" >&2
 
 # map SIZE [ARGS...]: one map and unmap of SIZE in a fresh process; their
-# times in ns in MAP and UNMAP.
+# times in ns in MAP and UNMAP, the map's CPU time (every thread's) in CPU.
 map() {
 	local out
 	out=$("$vfio_map" --size "$@" "$group") || { echo "bench/vfio.sh: vfio-map --size $*: failed" >&2; exit 1; }
 	MAP=$(sed -n 's/^map_ns=//p' <<< "$out")
 	UNMAP=$(sed -n 's/^unmap_ns=//p' <<< "$out")
+	CPU=$(sed -n 's/^map_cpu_ns=//p' <<< "$out")
 }
 
 # pick min|median NUMBERS...  (median: bench/lib.sh's)
@@ -55,15 +56,15 @@ ratio() {
 # the default after a warm-up; print the map line (and the unmap line for
 # the 1 GiB measures).
 measure() {
-	local name=$1 div=$2 unit=$3 how=$4 i one=() def=() uone=() udef=()
+	local name=$1 div=$2 unit=$3 how=$4 i one=() def=() uone=() udef=() cone cdef
 	shift 4
 	map "$@"	# warm-up, discarded
 	for ((i = 0; i < repeats; i++)); do
 		echo 1 > "$param"
-		map "$@"; one+=($(( MAP / div ))); uone+=($(( UNMAP / div )))
+		map "$@"; one+=($(( MAP / div ))); uone+=($(( UNMAP / div ))); cone=$(( CPU / div ))
 		echo "$default" > "$param"
-		map "$@"; def+=($(( MAP / div ))); udef+=($(( UNMAP / div )))
-		echo "  $name: 1 thread ${one[-1]} $unit, $default threads ${def[-1]} $unit" >&2
+		map "$@"; def+=($(( MAP / div ))); udef+=($(( UNMAP / div ))); cdef=$(( CPU / div ))
+		echo "  $name: 1 thread ${one[-1]} $unit (CPU $cone $unit), $default threads ${def[-1]} $unit (CPU $cdef $unit)" >&2
 	done
 	local a b
 	a=$(pick "$how" "${one[@]}") b=$(pick "$how" "${def[@]}")

@@ -20,7 +20,9 @@ const char monitor_usage[] =
 "Print one line per finished ktask task (generic netlink family ktask,\n"
 "multicast group events) until interrupted:\n"
 "\n"
-"  func=F size=N threads=N chunks=N elapsed=T error=E undone=N\n"
+"  func=F size=N threads=N chunks=N elapsed=T cpu=T error=E undone=N\n"
+"\n"
+"cpu is the CPU time of every thread of the task, helpers included.\n"
 "\n"
 "  -c, --count N    exit after N events\n"
 "  -j, --json       one JSON object per line\n"
@@ -44,6 +46,18 @@ static char *compact_duration(uint64_t ns)
 	return s;
 }
 
+/* A duration: compact text for people, nanoseconds in JSON. */
+static void duration_field(struct out_node *doc, const char *name,
+			   const char *json_name, uint64_t ns)
+{
+	char *text = compact_duration(ns);
+	char json[32];
+
+	snprintf(json, sizeof(json), "%" PRIu64, ns);
+	out_field(doc, name, text, json_name, json);
+	free(text);
+}
+
 static bool print_event(const struct ktask_event *ev, void *arg)
 {
 	struct monitor *m = arg;
@@ -57,14 +71,10 @@ static bool print_event(const struct ktask_event *ev, void *arg)
 		out_u64(doc, "threads", ev->threads);
 	if (ev->has_chunks)
 		out_u64(doc, "chunks", ev->chunks);
-	if (ev->has_elapsed_ns) {
-		char *text = compact_duration(ev->elapsed_ns);
-		char json[32];
-
-		snprintf(json, sizeof(json), "%" PRIu64, ev->elapsed_ns);
-		out_field(doc, "elapsed", text, "elapsed_ns", json);
-		free(text);
-	}
+	if (ev->has_elapsed_ns)
+		duration_field(doc, "elapsed", "elapsed_ns", ev->elapsed_ns);
+	if (ev->has_cpu_ns)
+		duration_field(doc, "cpu", "cpu_ns", ev->cpu_ns);
 	if (ev->has_error)
 		out_s64(doc, "error", ev->error);
 	if (ev->has_undone)

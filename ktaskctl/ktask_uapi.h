@@ -32,6 +32,7 @@ enum {
 	KTASK_A_HELPER_NICE,	/* s32: helpers' nice level */
 	KTASK_A_RENICE,		/* u8: waiting callers lend their nice level */
 	KTASK_A_PAD,
+	KTASK_A_CPU_NS,		/* u64: CPU time of every thread of the task */
 
 	__KTASK_A_MAX,
 	KTASK_A_MAX = (__KTASK_A_MAX - 1)

@@ -300,6 +300,7 @@ int ktask_nl_parse_event(struct nlmsghdr *nlh, struct ktask_event *ev)
 		[KTASK_A_THREADS]	= { .type = NLA_U32 },
 		[KTASK_A_CHUNKS]	= { .type = NLA_U32 },
 		[KTASK_A_ELAPSED_NS]	= { .type = NLA_U64 },
+		[KTASK_A_CPU_NS]	= { .type = NLA_U64 },
 		[KTASK_A_ERROR]		= S32_POLICY,
 		[KTASK_A_UNDONE]	= { .type = NLA_U64 },
 	};
@@ -322,6 +323,8 @@ int ktask_nl_parse_event(struct nlmsghdr *nlh, struct ktask_event *ev)
 		ev->chunks = nla_get_u32(tb[KTASK_A_CHUNKS]);
 	if ((ev->has_elapsed_ns = tb[KTASK_A_ELAPSED_NS]))
 		ev->elapsed_ns = nla_get_u64(tb[KTASK_A_ELAPSED_NS]);
+	if ((ev->has_cpu_ns = tb[KTASK_A_CPU_NS]))
+		ev->cpu_ns = nla_get_u64(tb[KTASK_A_CPU_NS]);
 	if ((ev->has_error = tb[KTASK_A_ERROR]))
 		ev->error = nla_get_s32(tb[KTASK_A_ERROR]);
 	if ((ev->has_undone = tb[KTASK_A_UNDONE]))

@@ -24,12 +24,13 @@ struct ktask_config {
 
 struct ktask_event {
 	bool has_func, has_size, has_threads, has_chunks, has_elapsed_ns,
-	     has_error, has_undone;
+	     has_cpu_ns, has_error, has_undone;
 	const char *func;		/* valid during the callback only */
 	uint64_t size;
 	uint32_t threads;
 	uint32_t chunks;
 	uint64_t elapsed_ns;
+	uint64_t cpu_ns;
 	int32_t error;
 	uint64_t undone;
 };

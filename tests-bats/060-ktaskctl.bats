@@ -215,7 +215,7 @@ teardown() {
 	ktaskctl run-synthetic --size 5000 --threads 2 --fail-at 4999 > /dev/null
 	wait_bounded $pid 60
 	run cat "$BATS_TEST_TMPDIR/event"
-	assert_output --regexp '^func=ktask_synth_thread size=5000 threads=2 chunks=[0-9]+ elapsed=.* error=-5 undone=[0-9]+$'
+	assert_output --regexp '^func=ktask_synth_thread size=5000 threads=2 chunks=[0-9]+ elapsed=[^ ]+ cpu=[^ ]+ error=-5 undone=[0-9]+$'
 }
 
 @test "monitor reports a task of one chunk, which runs as a plain call, with its time" {
@@ -226,6 +226,32 @@ teardown() {
 	wait_bounded $pid 60
 	run json '(d["size"], d["threads"], d["chunks"], d["elapsed_ns"] > 0)' < "$BATS_TEST_TMPDIR/event"
 	assert_output "(64, 1, 1, True)"
+}
+
+@test "monitor's cpu_ns is every thread's CPU time: a cpu-bound task's is its elapsed time at 1 thread, well above it at 2" {
+	local t threads ratio
+	for t in 1 2; do
+		ktaskctl monitor --verbose --json --count 1 > "$BATS_TEST_TMPDIR/event" 2> "$BATS_TEST_TMPDIR/listening" 3>&- &
+		pid=$!
+		wait_for_listening "$BATS_TEST_TMPDIR/listening"
+		ktaskctl run-synthetic --size 4M --threads $t > /dev/null
+		wait_bounded $pid 60
+		run json '(d["threads"], d["cpu_ns"] * 100 // d["elapsed_ns"])' < "$BATS_TEST_TMPDIR/event"
+		assert_success
+		read -r threads ratio <<< "$(tr -d '(),' <<< "$output")"
+		expect "$threads" -eq "$t" "threads of the task"
+		echo "# $t thread(s): cpu_ns = ${ratio}% of elapsed_ns" >&3
+		# One thread runs the whole task, every chunk on the CPU; two
+		# share it, and both run (a 2-vCPU guest gives two CPU-bound
+		# threads 1.8-1.9x): counting the caller alone would give 100%.
+		if [ "$t" = 1 ]; then
+			expect "$ratio" -ge 90 "1 thread: cpu_ns as a percentage of elapsed_ns"
+			expect "$ratio" -le 101 "1 thread: cpu_ns as a percentage of elapsed_ns"
+		else
+			expect "$ratio" -ge 130 "2 threads: cpu_ns as a percentage of elapsed_ns"
+			expect "$ratio" -le 201 "2 threads: cpu_ns as a percentage of elapsed_ns"
+		fi
+	done
 }
 
 @test "monitor --pretty: one JSON line per event, a negative error (s32), 'listening' on stderr" {

@@ -373,12 +373,12 @@ kill_inside_1g_fault() {
 	grep -q 'tp_printk' /proc/cmdline || skip "booted without trace_event=ktask:... tp_printk"
 	run bash -c "dmesg | grep -o 'ktask_task_[a-z]*: func=[a-z_]* .*'"
 	# one part per node with memory, at most one thread per node
-	assert_line --regexp "^ktask_task_end: func=gather_bootmem_prealloc_chunk size=$(ls -d /sys/devices/system/node/node[0-9]* | wc -l) threads=[1-9][0-9]* chunks=[0-9]+ error=0 undone=0 elapsed_ns=[0-9]+\$"
+	assert_line --regexp "^ktask_task_end: func=gather_bootmem_prealloc_chunk size=$(ls -d /sys/devices/system/node/node[0-9]* | wc -l) threads=[1-9][0-9]* chunks=[0-9]+ error=0 undone=0 elapsed_ns=[0-9]+ cpu_ns=[0-9]+\$"
 	# 1100 pages in chunks of at least 275: the task asked for a helper.
 	# Whether the helper ran a chunk is timing: the caller may finish all
 	# four chunks before the helper is on a CPU, and then cancels it.
 	assert_line --regexp '^ktask_task_start: func=hugetlb_pages_alloc_boot_chunk size=1100 nodes=[1-9][0-9]* threads=2 chunk_size=[0-9]+$'
-	assert_line --regexp '^ktask_task_end: func=hugetlb_pages_alloc_boot_chunk size=1100 threads=[12] chunks=[0-9]+ error=0 undone=0 elapsed_ns=[0-9]+$'
+	assert_line --regexp '^ktask_task_end: func=hugetlb_pages_alloc_boot_chunk size=1100 threads=[12] chunks=[0-9]+ error=0 undone=0 elapsed_ns=[0-9]+ cpu_ns=[0-9]+$'
 	expect "$(pool 2048 nr_hugepages)" -ge 1024 "2M nr_hugepages"
 	expect "$(pool 1048576 nr_hugepages)" -eq 2 "1G nr_hugepages"
 }

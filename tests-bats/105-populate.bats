@@ -64,6 +64,25 @@ expect_complete() {
 	done
 }
 
+@test "ktask_task_end's cpu_ns is the CPU time of every thread: a 1 GiB populate's, at 2 threads and at 1, is the process's" {
+	local t lower
+	echo never > "$THP"
+	for t in 2 1; do
+		echo "$t" > "$MAX_THREADS_PARAM"
+		traced_populate madv-write 1024 anon
+		expect_complete "$t thread(s)"
+		expect "$threads" -eq "$t" "threads of the populate task"
+		# The process's time over the call (getrusage, every thread, the
+		# same scheduler clock) holds the task's and little else: the
+		# syscall around it and the helpers' exit.  Counting the caller
+		# alone would give half at 2 threads.
+		lower=$(( POP_cpu_ns * 9 / 10 ))
+		expect "$task_cpu_ns" -ge "$lower" "$t thread(s): the task's cpu_ns vs 90% of the process's CPU time over the call"
+		expect "$task_cpu_ns" -le "$POP_cpu_ns" "$t thread(s): the task's cpu_ns vs the process's CPU time over the call"
+		echo "# $t thread(s): task cpu_ns $(( task_cpu_ns / 1000000 )) ms, process $(( POP_cpu_ns / 1000000 )) ms, elapsed $(( POP_elapsed_ns / 1000000 )) ms" >&3
+	done
+}
+
 @test "MADV_POPULATE_READ and _WRITE of a 512 MiB memfd, private and shared: the file's content" {
 	local mode layout
 	for mode in madv-read madv-write; do

@@ -44,7 +44,7 @@ synth_events() {
 	# The start comes before any chunk, helpers' included, and has the
 	# whole size: a helper thread takes its first chunk as soon as it runs.
 	assert_regex "${lines[0]}" '^ktask_task_start: func=ktask_synth_thread size=20000 nodes=1 threads=2 chunk_size=[0-9]+$'
-	assert_line --regexp "^ktask_task_end: func=ktask_synth_thread size=20000 threads=2 chunks=$SYN_chunks error=0 undone=0 elapsed_ns=[0-9]+\$"
+	assert_line --regexp "^ktask_task_end: func=ktask_synth_thread size=20000 threads=2 chunks=$SYN_chunks error=0 undone=0 elapsed_ns=[0-9]+ cpu_ns=[0-9]+\$"
 	chunks=$(synth_events | grep -c '^ktask_chunk:')
 	expect "$chunks" -eq "$SYN_chunks" "ktask_chunk events"
 	units=$(synth_events | sed -n 's/^ktask_chunk: .* size=\([0-9]*\) node=[0-9]* ret=0$/\1/p' | paste -sd+ | bc)
@@ -55,7 +55,7 @@ synth_events() {
 	run_synthetic "kind=cpu size=10000 max_threads=2 fail_at=5000 err=28"
 	run synth_events
 	assert_line --regexp '^ktask_chunk: func=ktask_synth_thread start=0x[0-9a-f]+ size=[0-9]+ node=[0-9]+ ret=-28$'
-	assert_line --regexp "^ktask_task_end: .* error=-28 undone=$SYN_units_undone elapsed_ns=[0-9]+\$"
+	assert_line --regexp "^ktask_task_end: .* error=-28 undone=$SYN_units_undone elapsed_ns=[0-9]+ cpu_ns=[0-9]+\$"
 }
 
 @test "chunks of a two-node task report both nodes" {

@@ -248,9 +248,10 @@ cgroup_stat() {
 }
 
 # traced_run PREFIX FUNC PROG ARGS...: PROG ARGS with ktask_task_end traced;
-# its one-line key=value report in $output, each key in PREFIX<key>, and in
+# its one-line key=value report in $output, each key in PREFIX<key>, in
 # $threads the threads of the last ktask task of thread function FUNC it ran
-# (none: 0).
+# (none: 0) and in $task_cpu_ns the CPU time of all of FUNC's tasks, every
+# thread of each (their events' cpu_ns summed; none: 0).
 traced_run() {
 	local prefix=$1 func=$2 kv tracefs=${TRACEFS:-/sys/kernel/tracing}
 	shift 2
@@ -265,4 +266,6 @@ traced_run() {
 	threads=$(grep -o "func=$func size=[0-9]* threads=[0-9]*" "$tracefs/trace" |
 		sed -n '$s/.*threads=//p')
 	threads=${threads:-0}
+	task_cpu_ns=$(sed -n "s/.* ktask_task_end: func=$func .* cpu_ns=\([0-9]*\).*/\1/p" "$tracefs/trace" |
+		awk '{ sum += $1 } END { printf "%.0f\n", sum }')
 }

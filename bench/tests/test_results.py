@@ -193,11 +193,14 @@ class Results(unittest.TestCase):
         with tempfile.TemporaryDirectory() as out:
             for n, (k, one, base) in enumerate(((100, 180, 110), (120, 170, 100), (90, 200, 130)), 1):
                 raw(out, f"boot-ktask-{n}", "ktask", ["@meta boot_pages 8x1G 1024x2M"]
-                    + samples("boot-gigantic", "ktask", k) + samples("boot-to-init", "ktask", 10 * k))
-                raw(out, f"boot-1thread-{n}", "ktask", samples("boot-gigantic", "1thread", one))
+                    + samples("boot-gigantic", "ktask", k) + samples("boot-to-init", "ktask", 10 * k)
+                    + samples("boot-gigantic-cpu", "ktask", 2 * k))
+                raw(out, f"boot-1thread-{n}", "ktask", samples("boot-gigantic", "1thread", one)
+                    + samples("boot-gigantic-cpu", "1thread", one))
                 raw(out, f"boot-baseline-{n}", "baseline",
                     samples("boot-gigantic", "baseline", base) + samples("boot-to-init", "baseline", 1100))
-            m, md, _ = self.run_results(out, "boot", unmeasured=("boot-2M-pool",))
+            m, md, _ = self.run_results(out, "boot", unmeasured=("boot-2M-pool",
+                                                                  "boot-2M-pool-total-work"))
             e = m["boot-1G-struct-pages"]
             self.assertEqual(e["sides"]["ktask"]["n"], 3)
             self.assertAlmostEqual(e["ktask"], 100)            # medians over the boots
@@ -211,6 +214,37 @@ class Results(unittest.TestCase):
             self.assertIsNone(t["met"])                        # shown, no goal
             self.assertIn("not measured", m["boot-2M-pool"]["note"])   # no samples given
             self.assertNotIn("deferred-init", m)
+            # Total work pairs the medians of boots of their own: 200 / 180.
+            w = m["boot-1G-struct-pages-total-work"]
+            self.assertAlmostEqual(w["ratio"], 200 / 180)
+            self.assertTrue(w["met"])
+            self.assertIn("median over 3 boots each", w["compare"])
+            self.assertAlmostEqual(e["ratio_1thread"], 180 / 100)
+
+    def test_vfio_and_deferred_total_work(self):
+        with tempfile.TemporaryDirectory() as out:
+            raw(out, "memory-ktask", "ktask", ["@meta vfio_size 1G"]
+                + samples("vfio-map-1G", "ktask", 60, 60, 60) + samples("vfio-map-1G", "1thread", 100, 100, 100)
+                + samples("vfio-map-1G-populated", "ktask", 30, 30, 30)
+                + samples("vfio-map-cpu-1G", "ktask", 120, 125, 130)
+                + samples("vfio-map-cpu-1G", "1thread", 100, 100, 100)
+                + samples("vfio-map-cpu-1G-populated", "ktask", 40, 40, 40)
+                + samples("vfio-map-cpu-1G-populated", "1thread", 30, 30, 30))
+            raw(out, "memory-baseline", "baseline",
+                samples("vfio-map-1G", "baseline", 95, 95, 95)
+                + samples("vfio-map-1G-populated", "baseline", 30, 30, 30))
+            raw(out, "deferred-ktask-1", "ktask", samples("deferred", "ktask", 200)
+                + samples("deferred-cpu", "ktask", 420))
+            raw(out, "deferred-1thread-1", "ktask", samples("deferred", "1thread", 400)
+                + samples("deferred-cpu", "1thread", 400))
+            raw(out, "deferred-baseline-1", "baseline", samples("deferred", "baseline", 210))
+            m, md, _ = self.run_results(out, "vfio deferred")
+            self.assertAlmostEqual(m["vfio-total-work-1G"]["ratio"], 1.25)
+            self.assertFalse(m["vfio-total-work-1G"]["met"])  # 1.25 > 1.15
+            self.assertAlmostEqual(m["vfio-total-work-1G-populated"]["ratio"], 40 / 30)
+            self.assertAlmostEqual(m["deferred-total-work"]["ratio"], 1.05)
+            self.assertTrue(m["deferred-total-work"]["met"])
+            self.assertIn("| vfio-total-work-1G | CPU ms |", md)
 
     def test_nothing_measured(self):
         with tempfile.TemporaryDirectory() as out:

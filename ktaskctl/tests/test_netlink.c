@@ -44,6 +44,7 @@ static void test_event(void)
 	nla_put_u32(msg, KTASK_A_THREADS, UINT32_MAX);
 	nla_put_u32(msg, KTASK_A_CHUNKS, 7);
 	nla_put_u64(msg, KTASK_A_ELAPSED_NS, 123456789);
+	nla_put_u64(msg, KTASK_A_CPU_NS, 234567890);
 	nla_put_s32(msg, KTASK_A_ERROR, -ENOSPC);
 	nla_put_u64(msg, KTASK_A_UNDONE, 4999);
 	ret = ktask_nl_parse_event(nlmsg_hdr(msg), &ev);
@@ -56,6 +57,7 @@ static void test_event(void)
 	check(ev.has_chunks && ev.chunks == 7, "event: chunks (u32)");
 	check(ev.has_elapsed_ns && ev.elapsed_ns == 123456789,
 	      "event: elapsed_ns (u64)");
+	check(ev.has_cpu_ns && ev.cpu_ns == 234567890, "event: cpu_ns (u64)");
 	check(ev.has_error && ev.error == -ENOSPC,
 	      "event: error (s32) is negative: %d", (int)ev.error);
 	check(ev.has_undone && ev.undone == 4999, "event: undone (u64)");

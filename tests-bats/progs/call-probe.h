@@ -2,7 +2,8 @@
 /*
  * What the test programs that time one system call share: the clocks, the
  * probe that no helper of the call outlived it, and how they die.  Define
- * PROG, the program's name for its messages, before including this.
+ * PROG, the program's name for its messages, before including this.  Each
+ * function is inline: a program that does not use one is not warned about it.
  */
 #ifndef CALL_PROBE_H
 #define CALL_PROBE_H
@@ -15,7 +16,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
-static void die(const char *what)
+static inline void die(const char *what)
 {
 	fprintf(stderr, PROG ": %s: %s\n", what, strerror(errno));
 	exit(2);
@@ -26,7 +27,7 @@ static void die(const char *what)
  * call are threads of the process, reaped before the call returns, so
  * their time is in it.
  */
-static uint64_t cpu_ns(void)
+static inline uint64_t cpu_ns(void)
 {
 	struct rusage ru;
 
@@ -36,7 +37,7 @@ static uint64_t cpu_ns(void)
 	       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000ULL;
 }
 
-static uint64_t now_ns(void)
+static inline uint64_t now_ns(void)
 {
 	struct timespec ts;
 
@@ -45,7 +46,7 @@ static uint64_t now_ns(void)
 }
 
 /* The Threads: line of /proc/self/status. */
-static int nr_threads(void)
+static inline int nr_threads(void)
 {
 	char line[256];
 	int n = -1;

@@ -31,6 +31,9 @@
 #include <linux/pci_regs.h>
 #include <linux/vfio.h>
 
+#define PROG "vfio-map"
+#include "call-probe.h"
+
 /* QEMU's edu device (docs/specs/edu.rst). */
 #define EDU_ID			0x00
 #define EDU_DMA_SRC		0x80
@@ -43,7 +46,7 @@
 #define EDU_DMA_BUF_SIZE	4096
 #define EDU_ADDR_LIMIT		(1ULL << 28)	/* edu masks RAM addresses to 28 bits */
 
-static const char *prog = "vfio-map";
+static const char *prog = PROG;
 
 static const char usage_text[] =
 "Usage: vfio-map [OPTIONS] GROUP\n"
@@ -65,7 +68,9 @@ static const char usage_text[] =
 "  -j, --json           one JSON object instead of key=value lines\n"
 "  -h, --help           this text\n"
 "\n"
-"Prints size, pages, map_ns, unmap_ns (the last cycle; with --repeat also\n"
+"Prints size, pages, map_ns, map_cpu_ns (the CPU time of every thread of\n"
+"the process over the map, ktask's helpers included), unmap_ns (the last\n"
+"cycle; with --repeat also\n"
 "_min, _median, _max), vmlck_before_kb, vmlck_after_map_kb,\n"
 "vmlck_after_unmap_kb (VmLck from /proc/self/status), verified_pages;\n"
 "error=ERRNO when the map fails.  Exit: 0 ok, 1 failure, 2 usage,\n"
@@ -211,14 +216,6 @@ static bool parse_size(const char *s, uint64_t *out)
 	}
 	*out = total;
 	return true;
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
 /* VmLck of this process in kB. */
@@ -577,18 +574,21 @@ int main(int argc, char **argv)
 			.iova = iova,
 			.size = size,
 		};
-		uint64_t t0, kb;
+		uint64_t t0, cpu0, kb;
 		int ret;
 
+		cpu0 = cpu_ns();
 		t0 = now_ns();
 		ret = ioctl(container, VFIO_IOMMU_MAP_DMA, &map);
 		map_ns[c] = now_ns() - t0;
+		cpu0 = cpu_ns() - cpu0;
 		add_u64("vmlck_after_map_kb", vmlck_kb());
 		if (ret < 0) {
 			add_u64("map_ns", map_ns[c]);
 			fail_errno("VFIO_IOMMU_MAP_DMA");
 		}
 		add_u64("map_ns", map_ns[c]);
+		add_u64("map_cpu_ns", cpu0);
 		if (do_verify && c == 0)
 			add_u64("verified_pages", verify(&edu, buf, size, iova, (unsigned int)samples, skew));
 		if (!unmap)

@@ -19,7 +19,8 @@
 # Usage: boot.sh VARIANT GIGANTIC_PAGES SMALL_PAGES
 # Samples: boot-gigantic|boot-hugetlb-init|boot-to-init VARIANT NS;
 # boot-gigantic-cpu|boot-hugetlb-init-cpu ktask|1thread NS, the CPU time
-# of every thread of those tasks (total work, from ktask_task_end events).
+# of every thread of those tasks (total work, from ktask_task_end events in the log),
+# and @meta boot-gigantic|boot-hugetlb-init-threads-VARIANT, their most threads.
 . "$(dirname "$0")/lib.sh"
 
 variant=${1:?usage: boot.sh ktask|1thread|baseline GIGANTIC_PAGES SMALL_PAGES}
@@ -61,10 +62,8 @@ sample boot-gigantic "$variant" $(( gigantic_us * 1000 ))
 sample boot-hugetlb-init "$variant" $(( hugetlb_init_us * 1000 ))
 sample boot-to-init "$variant" $(( to_init * 1000 ))
 # Total work, on the ktask kernel: the CPU time of every thread.
-for m in boot-gigantic:gather_bootmem_prealloc_chunk boot-hugetlb-init:hugetlb_pages_alloc_boot_chunk; do
-	cpu=$(boot_task_cpu_ns "${m#*:}")
-	[ -z "$cpu" ] || sample "${m%%:*}-cpu" "$variant" "$cpu"
-done
+boot_total_work boot-gigantic gather_bootmem_prealloc_chunk "$variant"
+boot_total_work boot-hugetlb-init hugetlb_pages_alloc_boot_chunk "$variant"
 meta boot_pages "${want_1g}x1G ${want_2m}x2M"
 progress "boot ($variant): ${want_1g} x 1 GiB struct pages $(( gigantic_us / 1000 )) ms," \
 	"${want_2m} x 2 MiB pool (hugetlb_init) $(( hugetlb_init_us / 1000 )) ms," \

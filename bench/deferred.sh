@@ -7,7 +7,8 @@
 # Usage: deferred.sh VARIANT (ktask, 1thread, baseline: the boot's kernel)
 # Samples: deferred VARIANT NS; @meta deferred-node-N MS per node;
 # deferred-cpu ktask|1thread NS, the CPU time of every thread of every
-# node's task (total work, from the ktask_task_end events).
+# node's task (total work, from the ktask_task_end events in the log), and
+# @meta deferred-threads-VARIANT, the most threads a task ran.
 . "$(dirname "$0")/lib.sh"
 
 variant=${1:?usage: deferred.sh ktask|1thread|baseline}
@@ -20,6 +21,5 @@ while read -r node ms; do
 	text+="${text:+, }node $node $ms ms"
 done <<< "$lines"
 sample deferred "$variant" $(( worst * 1000000 ))
-cpu=$(boot_task_cpu_ns deferred_init_memmap_chunk)
-[ -z "$cpu" ] || sample deferred-cpu "$variant" "$cpu"
-progress "deferred init ($variant): $text${cpu:+; CPU $(ms "$cpu") ms, every node and thread}"
+progress "deferred init ($variant): $text"
+boot_total_work deferred deferred_init_memmap_chunk "$variant"

@@ -39,14 +39,33 @@ now_ns() {
 # have_ktask: the booted kernel carries the series.
 # boot_task_cpu_ns FUNC: the CPU time (ns) of every thread of the boot's
 # ktask tasks of thread function FUNC, summed over their ktask_task_end
-# events (bench/bench.sh boots the ktask kernel with
-# trace_event=ktask:ktask_task_end); empty when there are none (the
-# baseline kernel).
+# events, which bench/bench.sh has the ktask kernel print in its log
+# (trace_event=ktask:ktask_task_end tp_printk: the ring buffer keeps none
+# of the events before init); empty when there are none (the baseline
+# kernel).
 boot_task_cpu_ns() {
-	local tracefs=/sys/kernel/tracing
-	mountpoint -q "$tracefs" || mount -t tracefs none "$tracefs" 2> /dev/null || return 0
-	sed -n "s/.* ktask_task_end: func=$1 .* cpu_ns=\([0-9]*\).*/\1/p" "$tracefs/trace" |
+	dmesg | sed -n "s/.* ktask_task_end: func=$1 .* cpu_ns=\([0-9]*\).*/\1/p" |
 		awk '{ sum += $1; n++ } END { if (n) printf "%.0f\n", sum }'
+}
+
+# boot_task_threads FUNC: the most threads any of those tasks ran.
+# ktask.max_threads=1 caps only the tasks that do not set their own
+# maximum: the boot users set theirs (the CPUs or nodes they cover).
+boot_task_threads() {
+	dmesg | sed -n "s/.* ktask_task_end: func=$1 .* threads=\([0-9]*\) .*/\1/p" | sort -n | tail -n 1
+}
+
+# boot_total_work MEASURE FUNC VARIANT: the samples MEASURE-cpu VARIANT
+# (every thread's CPU time in FUNC's tasks) and the meta
+# MEASURE-threads-VARIANT, when this boot has FUNC's events.
+boot_total_work() {
+	local cpu threads
+	cpu=$(boot_task_cpu_ns "$2")
+	[ -n "$cpu" ] || return 0
+	threads=$(boot_task_threads "$2")
+	sample "$1-cpu" "$3" "$cpu"
+	meta "$1-threads-$3" "$threads"
+	progress "$1 ($3): $2's tasks used $(ms "$cpu") ms of CPU, at most $threads thread(s)"
 }
 
 have_ktask() {

@@ -264,9 +264,25 @@ class Results:
             self.missing(name, "CPU ms", "<= 1.15", "not measured")
             return
         where = (f"median over {k['n']} boots each" if one_boot else "same boot")
+        goal, note = "<= 1.15", None
+        if one_boot:
+            # ktask.max_threads=1 caps only a task that sets no maximum of
+            # its own; boot.sh and deferred.sh say how many threads ran.
+            ran = max([int(b.meta.get(f"{measure[:-len('-cpu')]}-threads-1thread", 0))
+                       for b in self.boots if b.name.startswith(one_boot + "-")] or [0])
+            default = max([int(b.meta.get(f"{measure[:-len('-cpu')]}-threads-ktask", 0))
+                           for b in self.boots if b.name.startswith(f"{boot}-ktask-")] or [0])
+            if ran > 1:
+                goal = None
+                note = (f"not judged: the ktask.max_threads=1 boots ran {ran} threads, as the "
+                        "task sets its own maximum; both sides are ktask at N threads")
+            elif default <= 1:
+                goal = None
+                note = ("not judged: ktask's default ran 1 thread too (the guest has one CPU "
+                        "per node); both sides are one thread")
         self.add(name, "CPU ms", f"{what}; ktask at its default vs limited to 1 thread, {where}",
                  {"ktask (CPU ms)": k, "ktask 1 thread (CPU ms)": one}, k["median"], one["median"],
-                 k["median"] / one["median"], "total work: CPU time at N threads / at 1", "<= 1.15")
+                 k["median"] / one["median"], "total work: CPU time at N threads / at 1", goal, note)
 
     def populate(self):
         size = (self.meta("populate-ktask", "populate_size")

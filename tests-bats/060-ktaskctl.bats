@@ -254,6 +254,19 @@ teardown() {
 	done
 }
 
+@test "monitor: a task already running when monitor started has no cpu_ns, not a wrong one" {
+	start_sleep_task
+	task=$!
+	wait_for_helper_thread $task
+	ktaskctl monitor --verbose --json --count 1 > "$BATS_TEST_TMPDIR/event" 2> "$BATS_TEST_TMPDIR/listening" 3>&- &
+	pid=$!
+	wait_for_listening "$BATS_TEST_TMPDIR/listening"
+	kill_bounded $task
+	wait_bounded $pid 60
+	run json '(d["func"], d["threads"], "elapsed_ns" in d, "cpu_ns" in d)' < "$BATS_TEST_TMPDIR/event"
+	assert_output "('ktask_synth_thread', 2, True, False)"
+}
+
 @test "monitor --pretty: one JSON line per event, a negative error (s32), 'listening' on stderr" {
 	ktaskctl -p monitor --verbose --count 1 > "$BATS_TEST_TMPDIR/event" 2> "$BATS_TEST_TMPDIR/listening" 3>&- &
 	pid=$!

@@ -194,13 +194,14 @@ class Results(unittest.TestCase):
             for n, (k, one, base) in enumerate(((100, 180, 110), (120, 170, 100), (90, 200, 130)), 1):
                 raw(out, f"boot-ktask-{n}", "ktask", ["@meta boot_pages 8x1G 1024x2M"]
                     + samples("boot-gigantic", "ktask", k) + samples("boot-to-init", "ktask", 10 * k)
-                    + samples("boot-gigantic-cpu", "ktask", 2 * k))
+                    + samples("boot-gigantic-cpu", "ktask", 2 * k) + ["@meta boot-gigantic-threads-ktask 2"]
+                    + samples("boot-hugetlb-init-cpu", "ktask", 5) + ["@meta boot-hugetlb-init-threads-ktask 2"])
                 raw(out, f"boot-1thread-{n}", "ktask", samples("boot-gigantic", "1thread", one)
-                    + samples("boot-gigantic-cpu", "1thread", one))
+                    + samples("boot-gigantic-cpu", "1thread", one) + ["@meta boot-gigantic-threads-1thread 1"]
+                    + samples("boot-hugetlb-init-cpu", "1thread", 4) + ["@meta boot-hugetlb-init-threads-1thread 2"])
                 raw(out, f"boot-baseline-{n}", "baseline",
                     samples("boot-gigantic", "baseline", base) + samples("boot-to-init", "baseline", 1100))
-            m, md, _ = self.run_results(out, "boot", unmeasured=("boot-2M-pool",
-                                                                  "boot-2M-pool-total-work"))
+            m, md, _ = self.run_results(out, "boot", unmeasured=("boot-2M-pool",))
             e = m["boot-1G-struct-pages"]
             self.assertEqual(e["sides"]["ktask"]["n"], 3)
             self.assertAlmostEqual(e["ktask"], 100)            # medians over the boots
@@ -220,6 +221,11 @@ class Results(unittest.TestCase):
             self.assertTrue(w["met"])
             self.assertIn("median over 3 boots each", w["compare"])
             self.assertAlmostEqual(e["ratio_1thread"], 180 / 100)
+            # A 1-thread boot whose task ran 2 threads is shown, not judged.
+            p = m["boot-2M-pool-total-work"]
+            self.assertAlmostEqual(p["ratio"], 5 / 4)
+            self.assertIsNone(p["goal"])
+            self.assertIn("ran 2 threads", p["note"])
 
     def test_vfio_and_deferred_total_work(self):
         with tempfile.TemporaryDirectory() as out:
@@ -234,9 +240,9 @@ class Results(unittest.TestCase):
                 samples("vfio-map-1G", "baseline", 95, 95, 95)
                 + samples("vfio-map-1G-populated", "baseline", 30, 30, 30))
             raw(out, "deferred-ktask-1", "ktask", samples("deferred", "ktask", 200)
-                + samples("deferred-cpu", "ktask", 420))
+                + samples("deferred-cpu", "ktask", 420) + ["@meta deferred-threads-ktask 2"])
             raw(out, "deferred-1thread-1", "ktask", samples("deferred", "1thread", 400)
-                + samples("deferred-cpu", "1thread", 400))
+                + samples("deferred-cpu", "1thread", 400) + ["@meta deferred-threads-1thread 1"])
             raw(out, "deferred-baseline-1", "baseline", samples("deferred", "baseline", 210))
             m, md, _ = self.run_results(out, "vfio deferred")
             self.assertAlmostEqual(m["vfio-total-work-1G"]["ratio"], 1.25)

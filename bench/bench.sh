@@ -13,6 +13,8 @@
 #   BENCH_BOOTS x boots "deferred-{ktask,1thread,baseline}-N" (16G)
 #   BENCH_BOOTS x boots "boot-{ktask,1thread,baseline}-N" (1 GiB and 2 MiB
 #     pages reserved on the command line): boot
+#   before each of those two groups, one discarded boot of its size
+#     ("warmup-deferred", "warmup-boot") that runs nothing
 #
 # Environment:
 #   QUICK=1          a short run of every measure (fewer, smaller runs)
@@ -139,8 +141,15 @@ fi
 # work (a few lines per boot).  KUnit off: the suite's thousands of tasks
 # would push the boot's out of the log.
 trace_ends="trace_event=ktask:ktask_task_end tp_printk kunit.enable=0"
+# The first boot of a run took 2-3x the boots after it, the same kernel
+# and settings included (deferred init 156-164 ms against 40-72 ms, QUICK,
+# 2026-12-07): the host backs guest memory on first touch and, after a
+# kernel build has filled its page cache, likely reclaims for the first
+# big guest.  One discarded boot of each size, running nothing, comes
+# first.
 if wanted deferred; then
 	deferred_mem=$(to_mib "$BENCH_DEFERRED_MEM")
+	plan+=("warmup-deferred ktask $deferred_mem $trace_ends||")
 	for ((b = 1; b <= BENCH_BOOTS; b++)); do
 		plan+=("deferred-ktask-$b ktask $deferred_mem $trace_ends||deferred ktask")
 		plan+=("deferred-1thread-$b ktask $deferred_mem $trace_ends ktask.max_threads=1||deferred 1thread")
@@ -154,6 +163,7 @@ if wanted boot; then
 	boot_mem=$(( (BENCH_BOOT_1G + 4) * 1024 + BENCH_BOOT_2M * 2 ))
 	# KUnit off: the ktask kernel's suite would run inside boot-to-init.
 	boot_args="hugepagesz=1G hugepages=$BENCH_BOOT_1G hugepagesz=2M hugepages=$BENCH_BOOT_2M initcall_debug kunit.enable=0"
+	plan+=("warmup-boot ktask $boot_mem $boot_args $trace_ends||")
 	for ((b = 1; b <= BENCH_BOOTS; b++)); do
 		plan+=("boot-ktask-$b ktask $boot_mem $boot_args $trace_ends||boot ktask $BENCH_BOOT_1G $BENCH_BOOT_2M")
 		plan+=("boot-1thread-$b ktask $boot_mem $boot_args $trace_ends ktask.max_threads=1||boot 1thread $BENCH_BOOT_1G $BENCH_BOOT_2M")

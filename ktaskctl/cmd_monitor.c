@@ -36,28 +36,6 @@ struct monitor {
 	bool json;
 };
 
-/* "1.234 ms" -> "1.234ms": text lines are space-separated key=value. */
-static char *compact_duration(uint64_t ns)
-{
-	char *s = format_duration(ns), *space = strchr(s, ' ');
-
-	if (space)
-		memmove(space, space + 1, strlen(space));
-	return s;
-}
-
-/* A duration: compact text for people, nanoseconds in JSON. */
-static void duration_field(struct out_node *doc, const char *name,
-			   const char *json_name, uint64_t ns)
-{
-	char *text = compact_duration(ns);
-	char json[32];
-
-	snprintf(json, sizeof(json), "%" PRIu64, ns);
-	out_field(doc, name, text, json_name, json);
-	free(text);
-}
-
 static bool print_event(const struct ktask_event *ev, void *arg)
 {
 	struct monitor *m = arg;
@@ -71,10 +49,11 @@ static bool print_event(const struct ktask_event *ev, void *arg)
 		out_u64(doc, "threads", ev->threads);
 	if (ev->has_chunks)
 		out_u64(doc, "chunks", ev->chunks);
+	/* out_print() writes text as space-separated key=value. */
 	if (ev->has_elapsed_ns)
-		duration_field(doc, "elapsed", "elapsed_ns", ev->elapsed_ns);
+		out_duration_compact(doc, "elapsed", "elapsed_ns", ev->elapsed_ns);
 	if (ev->has_cpu_ns)
-		duration_field(doc, "cpu", "cpu_ns", ev->cpu_ns);
+		out_duration_compact(doc, "cpu", "cpu_ns", ev->cpu_ns);
 	if (ev->has_error)
 		out_s64(doc, "error", ev->error);
 	if (ev->has_undone)

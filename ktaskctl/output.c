@@ -167,15 +167,29 @@ char *format_duration(uint64_t ns)
 	return xasprintf("%.3f s", ns / 1e9);
 }
 
-void out_duration(struct out_node *obj, const char *text_key,
-		  const char *json_key, uint64_t ns)
+static void duration_field(struct out_node *obj, const char *text_key,
+			   const char *json_key, uint64_t ns, bool compact)
 {
-	char *text = format_duration(ns);
+	char *text = format_duration(ns), *space = strchr(text, ' ');
 	char json[32];
 
+	if (compact && space)
+		memmove(space, space + 1, strlen(space));
 	snprintf(json, sizeof(json), "%" PRIu64, ns);
 	out_field(obj, text_key, text, json_key, json);
 	free(text);
+}
+
+void out_duration(struct out_node *obj, const char *text_key,
+		  const char *json_key, uint64_t ns)
+{
+	duration_field(obj, text_key, json_key, ns, false);
+}
+
+void out_duration_compact(struct out_node *obj, const char *text_key,
+			  const char *json_key, uint64_t ns)
+{
+	duration_field(obj, text_key, json_key, ns, true);
 }
 
 void out_errno(struct out_node *obj, const char *key, int64_t err)

@@ -47,6 +47,9 @@ void out_double(struct out_node *obj, const char *text_key,
 /* Text in ns/us/ms/s, JSON in nanoseconds. */
 void out_duration(struct out_node *obj, const char *text_key,
 		  const char *json_key, uint64_t ns);
+/* The same without the space ("1.234ms"), for key=value text lines. */
+void out_duration_compact(struct out_node *obj, const char *text_key,
+			  const char *json_key, uint64_t ns);
 /* 0 or a negative errno: text adds strerror(). */
 void out_errno(struct out_node *obj, const char *key, int64_t err);
 

@@ -590,6 +590,19 @@ static void test_output(void)
 	out_free(doc);
 
 	doc = out_new();
+	out_duration_compact(doc, "elapsed", "elapsed_ns", 1500);
+	out_duration_compact(doc, "cpu", "cpu_ns", 999);
+	s = render(doc, OUT_TEXT_LINE);
+	check_str(s, "elapsed=1.500us cpu=999ns\n",
+		  "out_duration_compact: no space inside a key=value");
+	free(s);
+	s = render(doc, OUT_JSON_LINE);
+	check_str(s, "{\"elapsed_ns\": 1500, \"cpu_ns\": 999}\n",
+		  "out_duration_compact: nanoseconds in JSON");
+	free(s);
+	out_free(doc);
+
+	doc = out_new();
 	s = render(doc, OUT_JSON);
 	check_str(s, "{}\n", "out_print JSON: empty object");
 	free(s);

@@ -10,9 +10,12 @@
 #     reserved, intel-iommu + edu): fallocate, vfio-dma
 #   boots "populate-ktask", "populate-baseline" (4G): populate, shmem-fallocate,
 #     migrate
-#   BENCH_BOOTS x boots "deferred-{ktask,1thread,baseline}-N" (16G)
+#   BENCH_BOOTS x boots "deferred-{ktask,1thread,baseline}-N" (16G, nodes of
+#     two CPUs or more)
 #   BENCH_BOOTS x boots "boot-{ktask,1thread,baseline}-N" (1 GiB and 2 MiB
 #     pages reserved on the command line): boot
+#   the "1thread" boots run on one CPU (maxcpus=1): the boot users set their
+#     own maximum threads, which ktask.max_threads=1 does not cap
 #   before each of those two groups, one discarded boot of its size
 #     ("warmup-deferred", "warmup-boot") that runs nothing
 #
@@ -109,13 +112,14 @@ rm -rf "$raw"
 mkdir -p "$raw"
 rm -f "$out"/results.* "$out"/*.png "$out"/*.dat "$out"/busy.log
 
-# The plan: one line per boot, "NAME KERNEL MEM_MIB APPEND|QEMU|CMD".
+# The plan: one line per boot, "NAME KERNEL MEM_MIB NODES APPEND|QEMU|CMD".
 plan=()
+nodes=${VM_NODES:-2}
 synthetic_jobs=
 for j in cpu tiny contention starvation containment; do
 	wanted "$j" && synthetic_jobs+="$j "
 done
-[ -z "$synthetic_jobs" ] || plan+=("synthetic ktask 4096 ||$synthetic_jobs")
+[ -z "$synthetic_jobs" ] || plan+=("synthetic ktask 4096 $nodes ||$synthetic_jobs")
 # fallocate and VFIO share a boot: 6 GiB, 4.2 GiB of it reserved as huge
 # pages, leaves room for the 1 GiB VFIO buffer.
 memory_jobs=
@@ -124,8 +128,8 @@ for j in fallocate vfio-dma; do
 done
 memory_args="hugepagesz=1G hugepages=2 hugepagesz=2M hugepages=1100 intel_iommu=on iommu=nopt|-device intel-iommu -device edu"
 if [ -n "$memory_jobs" ]; then
-	plan+=("memory-ktask ktask 6144 $memory_args|$memory_jobs")
-	plan+=("memory-baseline baseline 6144 $memory_args|$memory_jobs")
+	plan+=("memory-ktask ktask 6144 $nodes $memory_args|$memory_jobs")
+	plan+=("memory-baseline baseline 6144 $nodes $memory_args|$memory_jobs")
 fi
 # The prefault users share a boot of 4 GiB, 2 of them for the measures.
 prefault_jobs=
@@ -133,8 +137,8 @@ for j in populate shmem-fallocate migrate; do
 	wanted "$j" && prefault_jobs+="$j "
 done
 if [ -n "$prefault_jobs" ]; then
-	plan+=("populate-ktask ktask 4096 ||$prefault_jobs")
-	plan+=("populate-baseline baseline 4096 ||$prefault_jobs")
+	plan+=("populate-ktask ktask 4096 $nodes ||$prefault_jobs")
+	plan+=("populate-baseline baseline 4096 $nodes ||$prefault_jobs")
 fi
 # The ktask kernel's boots print their tasks' ends in the log: each event
 # carries the CPU time of every thread of the task, the boot users' total
@@ -147,13 +151,21 @@ trace_ends="trace_event=ktask:ktask_task_end tp_printk kunit.enable=0"
 # kernel build has filled its page cache, likely reclaims for the first
 # big guest.  One discarded boot of each size, running nothing, comes
 # first.
+# The boot users set their own maximum threads (a node's CPUs, the nodes
+# with pages), which ktask.max_threads=1 does not cap: their 1-thread side
+# is a boot on one CPU.
+one_cpu="maxcpus=1"
 if wanted deferred; then
 	deferred_mem=$(to_mib "$BENCH_DEFERRED_MEM")
-	plan+=("warmup-deferred ktask $deferred_mem $trace_ends||")
+	# Deferred init runs a task per node on that node's CPUs: nodes of
+	# one CPU (2 vCPUs over 2 nodes) would compare one thread with one.
+	deferred_nodes=$nodes
+	[ $(( VM_SMP / deferred_nodes )) -ge 2 ] || deferred_nodes=$(( VM_SMP >= 4 ? VM_SMP / 2 : 1 ))
+	plan+=("warmup-deferred ktask $deferred_mem $deferred_nodes $trace_ends||")
 	for ((b = 1; b <= BENCH_BOOTS; b++)); do
-		plan+=("deferred-ktask-$b ktask $deferred_mem $trace_ends||deferred ktask")
-		plan+=("deferred-1thread-$b ktask $deferred_mem $trace_ends ktask.max_threads=1||deferred 1thread")
-		plan+=("deferred-baseline-$b baseline $deferred_mem ||deferred baseline")
+		plan+=("deferred-ktask-$b ktask $deferred_mem $deferred_nodes $trace_ends||deferred ktask")
+		plan+=("deferred-1thread-$b ktask $deferred_mem $deferred_nodes $trace_ends $one_cpu||deferred 1thread")
+		plan+=("deferred-baseline-$b baseline $deferred_mem $deferred_nodes ||deferred baseline")
 	done
 fi
 if wanted boot; then
@@ -163,11 +175,11 @@ if wanted boot; then
 	boot_mem=$(( (BENCH_BOOT_1G + 4) * 1024 + BENCH_BOOT_2M * 2 ))
 	# KUnit off: the ktask kernel's suite would run inside boot-to-init.
 	boot_args="hugepagesz=1G hugepages=$BENCH_BOOT_1G hugepagesz=2M hugepages=$BENCH_BOOT_2M initcall_debug kunit.enable=0"
-	plan+=("warmup-boot ktask $boot_mem $boot_args $trace_ends||")
+	plan+=("warmup-boot ktask $boot_mem $nodes $boot_args $trace_ends||")
 	for ((b = 1; b <= BENCH_BOOTS; b++)); do
-		plan+=("boot-ktask-$b ktask $boot_mem $boot_args $trace_ends||boot ktask $BENCH_BOOT_1G $BENCH_BOOT_2M")
-		plan+=("boot-1thread-$b ktask $boot_mem $boot_args $trace_ends ktask.max_threads=1||boot 1thread $BENCH_BOOT_1G $BENCH_BOOT_2M")
-		plan+=("boot-baseline-$b baseline $boot_mem $boot_args||boot baseline $BENCH_BOOT_1G $BENCH_BOOT_2M")
+		plan+=("boot-ktask-$b ktask $boot_mem $nodes $boot_args $trace_ends||boot ktask $BENCH_BOOT_1G $BENCH_BOOT_2M")
+		plan+=("boot-1thread-$b ktask $boot_mem $nodes $boot_args $trace_ends $one_cpu||boot 1thread $BENCH_BOOT_1G $BENCH_BOOT_2M")
+		plan+=("boot-baseline-$b baseline $boot_mem $nodes $boot_args||boot baseline $BENCH_BOOT_1G $BENCH_BOOT_2M")
 	done
 fi
 
@@ -189,13 +201,14 @@ guest_cmd() {
 }
 
 # Benchmarks need a quiet host.  host_others: "GUESTS COMPILERS", the QEMU
-# guests not started by this run and the compilers running.  A sampler
-# notes them every 5 s in busy.log.
+# guests not started by this run and the compilers running (a stopped one,
+# state T, takes no CPU).  A sampler notes them every 5 s in busy.log.
 host_others() {
-	ps -eo pid=,ppid=,comm=,args= | awk -v me=$$ '
+	ps -eo pid=,ppid=,stat=,comm=,args= | awk -v me=$$ '
 		{ parent[$1] = $2 }
-		$4 ~ /^qemu-system/ { guest[$1] = 1 }
-		$3 ~ /^(cc1|cc1plus|ld|as)$/ { cc++ }
+		$3 ~ /^T/ { next }
+		$5 ~ /^qemu-system/ { guest[$1] = 1 }
+		$4 ~ /^(cc1|cc1plus|ld|as)$/ { cc++ }
 		END {
 			for (p in guest) {
 				for (x = p; x > 1 && x != me; x = parent[x]) ;
@@ -213,7 +226,7 @@ load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 info "bench: ${#plan[@]} boots, $VM_SMP vCPUs, $BENCH_REPEATS repeats${quick:+ (QUICK)}; raw output in $raw"
 for entry in "${plan[@]}"; do
 	step=$((step + 1))
-	read -r name kernel mem rest <<< "$entry"
+	read -r name kernel mem boot_nodes rest <<< "$entry"
 	IFS='|' read -r append qemu jobs <<< "$rest"
 	mem=$(mem_for "$mem")
 	case $jobs in
@@ -224,9 +237,9 @@ for entry in "${plan[@]}"; do
 	log=$raw/$name.log
 	others=$(host_others)
 	[ "$others" = "0 0" ] || info "warning: host busy (${others% *} other guest(s), ${others#* } compiler(s)): timings will suffer"
-	info "[$step/${#plan[@]}] $name: $kernel kernel, $VM_SMP vCPUs, $mem${append:+, $append} ($(elapsed) elapsed)"
-	echo "@boot $name $kernel $VM_SMP $mem" > "$log"
-	if KERNEL=$kernel VM_MEM=$mem VM_APPEND="${VM_APPEND:-} $append" VM_QEMU_ARGS="${VM_QEMU_ARGS:-} $qemu" \
+	info "[$step/${#plan[@]}] $name: $kernel kernel, $VM_SMP vCPUs, $boot_nodes node(s), $mem${append:+, $append} ($(elapsed) elapsed)"
+	echo "@boot $name $kernel $VM_SMP $mem $boot_nodes" > "$log"
+	if KERNEL=$kernel VM_MEM=$mem VM_NODES=$boot_nodes VM_APPEND="${VM_APPEND:-} $append" VM_QEMU_ARGS="${VM_QEMU_ARGS:-} $qemu" \
 		"$KTASK_TOP/scripts/vm-run.sh" "$cmd" 2> "$log.err" |
 		tee -a "$log" | awk '/^@failed/ { print "    FAILED: " $2; fflush() } !/^@/ { print "  " $0; fflush() }' >&2; then
 		:

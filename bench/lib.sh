@@ -49,8 +49,9 @@ boot_task_cpu_ns() {
 }
 
 # boot_task_threads FUNC: the most threads any of those tasks ran.
-# ktask.max_threads=1 caps only the tasks that do not set their own
-# maximum: the boot users set theirs (the CPUs or nodes they cover).
+# The boot users set their own maximum (the CPUs or nodes they cover),
+# which ktask.max_threads=1 does not cap: bench.sh boots their 1-thread
+# side on one CPU, and this tells whether it ran one thread.
 boot_task_threads() {
 	dmesg | sed -n "s/.* ktask_task_end: func=$1 .* threads=\([0-9]*\) .*/\1/p" | sort -n | tail -n 1
 }

@@ -2,7 +2,7 @@
 """The benchmark's results library (bench/bench.sh runs it on the host).
 
 Reads the raw guest output of one `make bench` run, OUT/raw/*.log (lines
-"@boot NAME KERNEL SMP MEM", "@sample MEASURE VARIANT NS", "@meta KEY
+"@boot NAME KERNEL SMP MEM [NODES]", "@sample MEASURE VARIANT NS", "@meta KEY
 VALUE", "@failed JOB"; the rest is progress) and OUT/run.env, and writes
 OUT/results.json (one entry per measure: name, unit, ktask, baseline,
 ratio, goal, met and the min/median/max behind them), OUT/results.md (the
@@ -58,6 +58,7 @@ class Boot:
         self.path = path
         self.name = os.path.basename(path)[:-len(".log")]
         self.kernel = None
+        self.smp = self.nodes = None
         self.samples = {}       # (measure, variant) -> [ns...]
         self.meta = {}
         self.failed_jobs = []
@@ -68,6 +69,8 @@ class Boot:
                     continue
                 if words[0] == "@boot" and len(words) >= 3:
                     self.kernel = words[2]
+                    if len(words) >= 6 and words[3].isdigit() and words[5].isdigit():
+                        self.smp, self.nodes = int(words[3]), int(words[5])
                 elif words[0] == "@sample" and len(words) == 4:
                     try:
                         value = float(words[3])
@@ -257,7 +260,8 @@ class Results:
         """Total work: the CPU time of all of a task's threads, ktask at its
         default vs limited to one thread, in the same boot (BOOT-ktask) or,
         for a boot-time user, in boots of their own (BOOT-ktask-N vs
-        ONE_BOOT-N, booted with ktask.max_threads=1)."""
+        ONE_BOOT-N, booted on one CPU: the boot users set their own
+        maximum, which ktask.max_threads=1 does not cap)."""
         k = stats(self.samples(f"{boot}-ktask", measure, "ktask"), 1e6)
         one = stats(self.samples(one_boot or f"{boot}-ktask", measure, "1thread"), 1e6)
         if not k or not one:
@@ -266,20 +270,19 @@ class Results:
         where = (f"median over {k['n']} boots each" if one_boot else "same boot")
         goal, note = "<= 1.15", None
         if one_boot:
-            # ktask.max_threads=1 caps only a task that sets no maximum of
-            # its own; boot.sh and deferred.sh say how many threads ran.
+            # boot.sh and deferred.sh say how many threads each side ran.
             ran = max([int(b.meta.get(f"{measure[:-len('-cpu')]}-threads-1thread", 0))
                        for b in self.boots if b.name.startswith(one_boot + "-")] or [0])
             default = max([int(b.meta.get(f"{measure[:-len('-cpu')]}-threads-ktask", 0))
                            for b in self.boots if b.name.startswith(f"{boot}-ktask-")] or [0])
             if ran > 1:
                 goal = None
-                note = (f"not judged: the ktask.max_threads=1 boots ran {ran} threads, as the "
-                        "task sets its own maximum; both sides are ktask at N threads")
+                note = (f"not judged: the 1-thread boots ran {ran} threads; "
+                        "both sides are ktask at N threads")
             elif default <= 1:
                 goal = None
-                note = ("not judged: ktask's default ran 1 thread too (the guest has one CPU "
-                        "per node); both sides are one thread")
+                note = ("not judged: ktask's default ran 1 thread too (nodes of one CPU); "
+                        "both sides are one thread")
         self.add(name, "CPU ms", f"{what}; ktask at its default vs limited to 1 thread, {where}",
                  {"ktask (CPU ms)": k, "ktask 1 thread (CPU ms)": one}, k["median"], one["median"],
                  k["median"] / one["median"], "total work: CPU time at N threads / at 1", goal, note)
@@ -373,7 +376,8 @@ class Results:
 
     def per_boot(self, name, job, measure, goal, what):
         """One sample per boot, BENCH_BOOTS boots of each of the ktask kernel,
-        ktask.max_threads=1 and the baseline kernel (boots JOB-VARIANT-N)."""
+        the ktask kernel on one CPU and the baseline kernel (boots
+        JOB-VARIANT-N)."""
         k = stats(self.samples(f"{job}-ktask", measure, "ktask"), 1e6)
         one = stats(self.samples(f"{job}-1thread", measure, "1thread"), 1e6)
         base = stats(self.samples(f"{job}-baseline", measure, "baseline"), 1e6)
@@ -382,12 +386,14 @@ class Results:
             return
         sides = {"ktask": k}
         if one:
-            sides["ktask.max_threads=1"] = one
+            sides["ktask on one CPU (maxcpus=1)"] = one
         sides["baseline kernel (padata)"] = base
-        self.add(name, "ms", f"{what}, median over {k['n']} boots per kernel", sides,
+        topology = next((f" ({b.smp} vCPUs over {b.nodes} node(s))" for b in self.boots
+                         if b.name.startswith(f"{job}-ktask-") and b.nodes), "")
+        self.add(name, "ms", f"{what}, median over {k['n']} boots per kernel{topology}", sides,
                  k["median"], base["median"], k["median"] / base["median"],
                  "ktask time / baseline time", goal,
-                 f"ktask.max_threads=1: {one['median']:.0f} ms" if one else None)
+                 f"ktask on one CPU: {one['median']:.0f} ms" if one else None)
         self.entries[-1]["ktask_1thread"] = one["median"] if one else None
         self.entries[-1]["ratio_1thread"] = one["median"] / k["median"] if one else None
 

@@ -12,10 +12,10 @@ import unittest
 RESULTS_PY, CPU_UNITS = sys.argv[1:3] if len(sys.argv) >= 3 else (None, None)
 
 
-def raw(out, name, kernel, lines):
+def raw(out, name, kernel, lines, nodes=""):
     os.makedirs(os.path.join(out, "raw"), exist_ok=True)
     with open(os.path.join(out, "raw", name + ".log"), "w") as f:
-        f.write(f"@boot {name} {kernel} 2 4G\n")
+        f.write(f"@boot {name} {kernel} 2 4G {nodes}\n")
         f.write("\n".join(lines) + "\n")
 
 
@@ -240,16 +240,21 @@ class Results(unittest.TestCase):
                 samples("vfio-map-1G", "baseline", 95, 95, 95)
                 + samples("vfio-map-1G-populated", "baseline", 30, 30, 30))
             raw(out, "deferred-ktask-1", "ktask", samples("deferred", "ktask", 200)
-                + samples("deferred-cpu", "ktask", 420) + ["@meta deferred-threads-ktask 2"])
+                + samples("deferred-cpu", "ktask", 420) + ["@meta deferred-threads-ktask 2"], nodes=1)
             raw(out, "deferred-1thread-1", "ktask", samples("deferred", "1thread", 400)
-                + samples("deferred-cpu", "1thread", 400) + ["@meta deferred-threads-1thread 1"])
-            raw(out, "deferred-baseline-1", "baseline", samples("deferred", "baseline", 210))
+                + samples("deferred-cpu", "1thread", 400) + ["@meta deferred-threads-1thread 1"], nodes=1)
+            raw(out, "deferred-baseline-1", "baseline", samples("deferred", "baseline", 210), nodes=1)
             m, md, _ = self.run_results(out, "vfio deferred")
             self.assertAlmostEqual(m["vfio-total-work-1G"]["ratio"], 1.25)
             self.assertFalse(m["vfio-total-work-1G"]["met"])  # 1.25 > 1.15
             self.assertAlmostEqual(m["vfio-total-work-1G-populated"]["ratio"], 40 / 30)
             self.assertAlmostEqual(m["deferred-total-work"]["ratio"], 1.05)
             self.assertTrue(m["deferred-total-work"]["met"])
+            # The deferred boots' topology, one node of 2 vCPUs, is named.
+            d = m["deferred-init"]
+            self.assertIn("(2 vCPUs over 1 node(s))", d["compare"])
+            self.assertIn("ktask on one CPU (maxcpus=1)", d["sides"])
+            self.assertIn("ktask on one CPU: 400 ms", d["note"])
             self.assertIn("| vfio-total-work-1G | CPU ms |", md)
 
     def test_nothing_measured(self):

@@ -26,7 +26,8 @@
 #   BENCH_ONLY       measures to run, of: cpu tiny contention starvation
 #                    containment fallocate vfio populate shmem-fallocate migrate deferred boot
 #                    (default: all)
-#   VM_SMP (2), VM_NODES (2), VM_MEM (raises every guest's memory; never
+#   VM_SMP (2), VM_NODES (2; the deferred boots halve it until each node has
+#   two CPUs), VM_MEM (raises every guest's memory; never
 #   below a measure's need), VM_APPEND, VM_QEMU_ARGS, VM_TIMEOUT (1800)
 #   BENCH_DEFERRED_MEM (16G; QUICK 8G): the deferred init guests' memory
 #   BENCH_BOOT_1G (8; QUICK 4), BENCH_BOOT_2M (1024; QUICK 512): the pages
@@ -159,8 +160,11 @@ if wanted deferred; then
 	deferred_mem=$(to_mib "$BENCH_DEFERRED_MEM")
 	# Deferred init runs a task per node on that node's CPUs: nodes of
 	# one CPU (2 vCPUs over 2 nodes) would compare one thread with one.
+	# Halving keeps the count a divisor of the memory's split.
 	deferred_nodes=$nodes
-	[ $(( VM_SMP / deferred_nodes )) -ge 2 ] || deferred_nodes=$(( VM_SMP >= 4 ? VM_SMP / 2 : 1 ))
+	while [ "$deferred_nodes" -gt 1 ] && [ $(( VM_SMP / deferred_nodes )) -lt 2 ]; do
+		deferred_nodes=$(( deferred_nodes / 2 ))
+	done
 	plan+=("warmup-deferred ktask $deferred_mem $deferred_nodes $trace_ends||")
 	for ((b = 1; b <= BENCH_BOOTS; b++)); do
 		plan+=("deferred-ktask-$b ktask $deferred_mem $deferred_nodes $trace_ends||deferred ktask")
@@ -207,7 +211,7 @@ host_others() {
 	ps -eo pid=,ppid=,stat=,comm=,args= | awk -v me=$$ '
 		{ parent[$1] = $2 }
 		$3 ~ /^T/ { next }
-		$5 ~ /^qemu-system/ { guest[$1] = 1 }
+		$4 ~ /^qemu-system/ { guest[$1] = 1 }
 		$4 ~ /^(cc1|cc1plus|ld|as)$/ { cc++ }
 		END {
 			for (p in guest) {

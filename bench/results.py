@@ -281,8 +281,7 @@ class Results:
                         "both sides are ktask at N threads")
             elif default <= 1:
                 goal = None
-                note = ("not judged: ktask's default ran 1 thread too (nodes of one CPU); "
-                        "both sides are one thread")
+                note = "not judged: ktask's default ran 1 thread too; both sides are one thread"
         self.add(name, "CPU ms", f"{what}; ktask at its default vs limited to 1 thread, {where}",
                  {"ktask (CPU ms)": k, "ktask 1 thread (CPU ms)": one}, k["median"], one["median"],
                  k["median"] / one["median"], "total work: CPU time at N threads / at 1", goal, note)

@@ -216,7 +216,7 @@ interrupted_clears_since() {
 
 # kill_inside_1g_fault CMD [ARG]: run "hugetlb.py CMD /tmp/huge1g/f ARG",
 # SIGKILL it once its fault has taken a 1 GiB page, assert it dies within
-# 10 s, and leave in $interrupted the clears that SIGKILL ended.  The trace
+# 30 s, and leave in $interrupted the clears that SIGKILL ended.  The trace
 # decides whether the kill landed inside the ~1.6 s clear: a guest starved
 # by the host polls late, and its kill can land after the clear, between
 # the fault and CMD's "faulted".  Such a try proves nothing: the next one
@@ -262,10 +262,11 @@ kill_inside_1g_fault() {
 			wait "$pid" || true
 			echo "# try $try: the fault had returned before the kill ($(< "$out")): again" >&3
 		else
-			# 30 s: the trace shows when the clear stopped; the
-			# clock only tells a fault that never returns (still
-			# looping 60 s after the kill on the unfixed kernel)
-			# from a TCG stall, which once took 12.7 s here with
+			# 30 s (60 on the debug kernel): the trace shows when
+			# the clear stopped, and the clock only catches a task
+			# that dies late or never (the unfixed kernel looped 60
+			# s after the kill; the helper gives up at the bound
+			# plus 60 s).  A TCG stall once took 12.7 s here with
 			# the fault given up 0.4 ms after the kill.
 			assert_sigkill_within_2s "$pid" 30000
 			interrupted=$(interrupted_clears_since "$mark")

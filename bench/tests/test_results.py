@@ -257,6 +257,20 @@ class Results(unittest.TestCase):
             self.assertIn("ktask on one CPU: 400 ms", d["note"])
             self.assertIn("| vfio-total-work-1G | CPU ms |", md)
 
+    def test_deferred_one_cpu_over_nodes(self):
+        """Several nodes on one CPU: deferred.sh gives no 1-thread time, only the CPU time."""
+        with tempfile.TemporaryDirectory() as out:
+            raw(out, "deferred-ktask-1", "ktask", samples("deferred", "ktask", 100)
+                + samples("deferred-cpu", "ktask", 410) + ["@meta deferred-threads-ktask 2"], nodes=2)
+            raw(out, "deferred-1thread-1", "ktask", samples("deferred-cpu", "1thread", 400)
+                + ["@meta deferred-threads-1thread 1"], nodes=2)
+            raw(out, "deferred-baseline-1", "baseline", samples("deferred", "baseline", 100), nodes=2)
+            m, md, _ = self.run_results(out, "deferred")
+            d = m["deferred-init"]
+            self.assertEqual(list(d["sides"]), ["ktask", "baseline kernel (padata)"])
+            self.assertIsNone(d["ktask_1thread"])
+            self.assertAlmostEqual(m["deferred-total-work"]["ratio"], 410 / 400)
+
     def test_nothing_measured(self):
         with tempfile.TemporaryDirectory() as out:
             os.makedirs(os.path.join(out, "raw"))

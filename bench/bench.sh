@@ -154,8 +154,10 @@ trace_ends="trace_event=ktask:ktask_task_end tp_printk kunit.enable=0"
 # first.
 # The boot users set their own maximum threads (a node's CPUs, the nodes
 # with pages), which ktask.max_threads=1 does not cap: their 1-thread side
-# is a boot on one CPU.
-one_cpu="maxcpus=1"
+# is a boot on one CPU.  noreplace-smp: with maxcpus=1 x86 patches the
+# LOCK prefixes out of the kernel text, which under multi-threaded TCG
+# would make that side's atomics cheaper than the other's.
+one_cpu="maxcpus=1 noreplace-smp"
 if wanted deferred; then
 	deferred_mem=$(to_mib "$BENCH_DEFERRED_MEM")
 	# Deferred init runs a task per node on that node's CPUs: nodes of

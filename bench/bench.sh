@@ -14,7 +14,7 @@
 #     two CPUs or more)
 #   BENCH_BOOTS x boots "boot-{ktask,1thread,baseline}-N" (1 GiB and 2 MiB
 #     pages reserved on the command line): boot
-#   the "1thread" boots run on one CPU (maxcpus=1): the boot users set their
+#   the "1thread" boots run on one CPU (maxcpus=1 noreplace-smp): the boot users set their
 #     own maximum threads, which ktask.max_threads=1 does not cap
 #   before each of those two groups, one discarded boot of its size
 #     ("warmup-deferred", "warmup-boot") that runs nothing

@@ -256,6 +256,11 @@ class Results:
                             f"CPU time of every thread of a VFIO_IOMMU_MAP_DMA of {size}, "
                             + ("MAP_POPULATE'd buffer" if buf else "fresh buffer"))
 
+    def most_threads(self, boots, key):
+        """The largest @meta KEY (a thread count) over the boots BOOTS-N."""
+        return max([int(b.meta.get(key, 0)) for b in self.boots
+                    if b.name.startswith(boots + "-")] or [0])
+
     def total_work(self, name, boot, measure, what, one_boot=None):
         """Total work: the CPU time of all of a task's threads, ktask at its
         default vs limited to one thread, in the same boot (BOOT-ktask) or,
@@ -271,10 +276,9 @@ class Results:
         goal, note = "<= 1.15", None
         if one_boot:
             # boot.sh and deferred.sh say how many threads each side ran.
-            ran = max([int(b.meta.get(f"{measure[:-len('-cpu')]}-threads-1thread", 0))
-                       for b in self.boots if b.name.startswith(one_boot + "-")] or [0])
-            default = max([int(b.meta.get(f"{measure[:-len('-cpu')]}-threads-ktask", 0))
-                           for b in self.boots if b.name.startswith(f"{boot}-ktask-")] or [0])
+            threads = f"{measure[:-len('-cpu')]}-threads"
+            ran = self.most_threads(one_boot, f"{threads}-1thread")
+            default = self.most_threads(f"{boot}-ktask", f"{threads}-ktask")
             if ran > 1:
                 goal = None
                 note = (f"not judged: the 1-thread boots ran {ran} threads; "

@@ -141,6 +141,8 @@ assert_sigkill_within_2s() {
 	kill -0 "$pid"
 	start=${EPOCHREALTIME/./}
 	kill -KILL "$pid"
+	# SIGKILL_TRACE_MARKER: a line in the trace right after the kill.
+	[ -z "${SIGKILL_TRACE_MARKER:-}" ] || echo "$SIGKILL_TRACE_MARKER" > "${TRACEFS:-/sys/kernel/tracing}/trace_marker"
 	until thread_group_dead "$pid"; do
 		now=${EPOCHREALTIME/./}
 		[ $(( (now - start) / 1000 )) -lt $(( max_ms + 60000 )) ] ||

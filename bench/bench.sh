@@ -89,29 +89,10 @@ mem_for() {
 	if [ $(( have % 1024 )) = 0 ]; then echo "$(( have / 1024 ))G"; else echo "${have}M"; fi
 }
 
-# Nothing is rebuilt: the benchmark measures the kernels that are built,
-# building only a missing one.
-for k in ktask baseline; do
-	[ -f "$(kernel_image "$k")" ] || "$KTASK_TOP/scripts/build-kernel.sh" "$k"
-	# Two kernels configured from different fragments measure the config:
-	# a baseline without tracing boots faster than the ktask kernel with it.
-	[ "$(cat "$(kernel_build_dir "$k")/.ktask-config-id" 2> /dev/null)" = "$(kernel_config_id "$k")" ] ||
-		die "the $k kernel was configured from older kernel/configs fragments: make kernel KERNEL=$k"
-done
 for f in build/meson/bench/cpu-units build/meson/tests-bats/progs/vfio-map build/meson/tests-bats/progs/populate build/meson/tests-bats/progs/falloc build/meson/tests-bats/progs/migrate build/meson/ktaskctl/ktaskctl; do
 	[ -x "$KTASK_TOP/$f" ] || { "$KTASK_TOP/scripts/build-tools.sh"; break; }
 done
 command -v stress-ng > /dev/null || die "no stress-ng (make deps)"
-image_id() {
-	local img
-	img=$(kernel_image "$1")
-	echo "$(date -r "$img" '+%Y-%m-%d %H:%M') sha256:$(sha256sum "$img" | cut -c1-12)"
-}
-declare -A image_ids=([ktask]=$(image_id ktask) [baseline]=$(image_id baseline))
-
-rm -rf "$raw"
-mkdir -p "$raw"
-rm -f "$out"/results.* "$out"/*.png "$out"/*.dat "$out"/busy.log
 
 # The plan: one line per boot, "NAME KERNEL MEM_MIB NODES APPEND|QEMU|CMD".
 plan=()
@@ -189,6 +170,31 @@ if wanted boot; then
 	done
 fi
 
+# Nothing is rebuilt: the benchmark measures the kernels that are built,
+# building only a missing one that the plan boots (BENCH_ONLY=cpu needs no
+# baseline).
+used_kernels=$(printf '%s\n' "${plan[@]}" | awk '{ print $2 }' | sort -u)
+for k in $used_kernels; do
+	[ -f "$(kernel_image "$k")" ] || "$KTASK_TOP/scripts/build-kernel.sh" "$k"
+	# Two kernels configured from different fragments measure the config:
+	# a baseline without tracing boots faster than the ktask kernel with it.
+	[ "$(cat "$(kernel_build_dir "$k")/.ktask-config-id" 2> /dev/null)" = "$(kernel_config_id "$k")" ] ||
+		die "the $k kernel was configured from older kernel/configs fragments: make kernel KERNEL=$k"
+done
+image_id() {
+	local img
+	img=$(kernel_image "$1")
+	echo "$(date -r "$img" '+%Y-%m-%d %H:%M') sha256:$(sha256sum "$img" | cut -c1-12)"
+}
+declare -A image_ids=([ktask]="not booted" [baseline]="not booted")
+for k in $used_kernels; do
+	image_ids[$k]=$(image_id "$k")
+done
+
+rm -rf "$raw"
+mkdir -p "$raw"
+rm -f "$out"/results.* "$out"/*.png "$out"/*.dat "$out"/busy.log
+
 elapsed() {
 	local s=$(( $(date +%s) - start_s ))
 	printf '%dm%02ds' $(( s / 60 )) $(( s % 60 ))
@@ -257,7 +263,7 @@ for entry in "${plan[@]}"; do
 done
 
 wall=$(( $(date +%s) - start_s ))
-for k in ktask baseline; do
+for k in $used_kernels; do
 	[ "$(image_id "$k")" = "${image_ids[$k]}" ] ||
 		image_ids[$k]+=" (replaced during the run by $(image_id "$k"))"
 done

@@ -279,7 +279,8 @@ expect_mapped() {
 		fail "chunks: expected 1 or 2, got ${#lines[@]}"
 	# The signal stopped a chunk, and none ran to its end after it.  A
 	# chunk may have ended before it: VmLck rises after each contiguous
-	# run, and a helper pinned its whole 512 MiB as one (CI, 2026-12-08).
+	# run, and a helper pinned its whole 512 MiB as one (make test,
+	# 2026-12-08).
 	assert_line --regexp 'ret=-[0-9]+$'
 	refute_line --regexp '^after kill: .*ret=0$'
 	[ "$(pins_held)" -eq "$pins_before" ] ||
